@@ -1,0 +1,47 @@
+// retarget::call<B>(fn, args...): call a rewritable for a backend named explicitly, rather
+// than the one its arguments carry; under the environment (config and log) given first, or
+// else the one the arguments carry.
+//
+//   retarget::call<retarget::backends::tensorrt>(repeat, x, sizes);
+//   retarget::call<retarget::backends::tensorrt>(retarget::rewrite_env{cfg, &log}, repeat, x, sizes);
+#ifndef RETARGET_CORE_CALL_HPP
+#define RETARGET_CORE_CALL_HPP
+
+#include <retarget/core/rewrite_context.hpp>
+
+#include <type_traits>
+#include <utility>
+
+namespace retarget {
+
+namespace detail {
+template <class B, class Env, class F, class... A>
+constexpr decltype(auto) call_under(const Env& env, const F& fn, A&&... args) {
+  if constexpr (!Rewritable<F>) {
+    static_assert(dependent_false<F>,
+                  "retarget: retarget::call needs a rewritable (a function object derived from "
+                  "retarget::rewritable or retarget::symbolic_op)");
+    return poisoned{};
+  } else {
+    return dispatch<B>(fn, env, std::forward<A>(args)...);
+  }
+}
+}  // namespace detail
+
+template <class B, class First, class... Rest>
+constexpr decltype(auto) call(First&& first, Rest&&... rest) {
+  if constexpr (!Backend<B>) {
+    static_assert(detail::dependent_false<B>,
+                  "retarget: backend tag is not a Backend (it needs a static `name` and an "
+                  "mp_list `fallbacks`; derive it from retarget::backend_tag)");
+    return detail::poisoned{};
+  } else if constexpr (detail::is_rewrite_env<std::remove_cvref_t<First>>) {
+    return detail::call_under<B>(first, std::forward<Rest>(rest)...);
+  } else {
+    return detail::call_under<B>(env_of(rest...), first, std::forward<Rest>(rest)...);
+  }
+}
+
+}  // namespace retarget
+
+#endif  // RETARGET_CORE_CALL_HPP

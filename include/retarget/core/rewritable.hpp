@@ -1,0 +1,68 @@
+// Rewritable functions and their rewrites. A rewritable function is a function object with
+// an origin; a rewrite is a specialization of function_rewrite for it and a backend (or for
+// the default), and the compiler picks which runs.
+//
+//   inline constexpr struct scale_fn : retarget::rewritable<scale_fn, "scale"> {
+//     double origin(double x, double k) const { return x * k; }
+//   } scale;
+//
+//   template <> struct retarget::function_rewrite<scale_fn, retarget::backends::tensorrt> {
+//     static double call(const auto& ctx, double x, double k) { return ctx.origin(x, 2 * k); }
+//   };
+#ifndef RETARGET_CORE_REWRITABLE_HPP
+#define RETARGET_CORE_REWRITABLE_HPP
+
+#include <retarget/core/rewrite_context.hpp>
+
+#include <type_traits>
+#include <utility>
+
+namespace retarget {
+
+namespace detail {
+struct function_kind;
+}
+
+template <class F>
+concept RewritableFunction =
+    Rewritable<F> && std::is_same_v<typename F::retarget_kind, detail::function_kind>;
+
+// Specialize for (F, B) to rewrite F for backend B, or for (F) alone for the default rewrite:
+//   static auto call(const auto& ctx, Args... args);
+// A second specialization for the same pair is a redefinition, so it cannot compile.
+template <RewritableFunction F, Backend B = default_backend>
+struct function_rewrite {
+  using retarget_undeclared = void;
+};
+
+namespace detail {
+struct function_kind {
+  static constexpr rewrite_kind kind = rewrite_kind::function;
+
+  template <class F, class B>
+  using rewrite = function_rewrite<F, B>;
+
+  // The origin may take the context first, or only the arguments.
+  template <class F, class Ctx, class... A>
+  static constexpr decltype(auto) call_origin(const F& fn, const Ctx& ctx, A&&... args)
+    requires requires { fn.origin(ctx, std::forward<A>(args)...); }
+  {
+    return fn.origin(ctx, std::forward<A>(args)...);
+  }
+  template <class F, class Ctx, class... A>
+  static constexpr decltype(auto) call_origin(const F& fn, const Ctx&, A&&... args)
+    requires(!requires { fn.origin(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
+             requires { fn.origin(std::forward<A>(args)...); })
+  {
+    return fn.origin(std::forward<A>(args)...);
+  }
+};
+}  // namespace detail
+
+// Derive a function object from rewritable<Self, "name"> and give it an origin(...) member.
+template <class Derived, fixed_string Name = "">
+struct rewritable : detail::rewritable_base<Derived, Name, detail::function_kind> {};
+
+}  // namespace retarget
+
+#endif  // RETARGET_CORE_REWRITABLE_HPP

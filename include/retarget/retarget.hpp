@@ -1,0 +1,7 @@
+// Everything retarget offers. Layers arrive one folder at a time; core/ is the base.
+#ifndef RETARGET_RETARGET_HPP
+#define RETARGET_RETARGET_HPP
+
+#include <retarget/core.hpp>
+
+#endif  // RETARGET_RETARGET_HPP

@@ -1,0 +1,38 @@
+# Runs one compile-fail case: cmake -DSETTINGS=compile_fail_settings.cmake -DSOURCE=case.cpp -P check.cmake
+include(${SETTINGS})  # COMPILER, FLAGS, INCLUDES of the build under test
+file(STRINGS ${SOURCE} expect_lines REGEX "^// expect: ")
+list(LENGTH expect_lines n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "${SOURCE}: needs exactly one '// expect: REGEX' line")
+endif()
+string(REGEX REPLACE "^// expect: " "" expect "${expect_lines}")
+
+set(include_flags)
+foreach(dir IN LISTS INCLUDES)
+  list(APPEND include_flags -I${dir})
+endforeach()
+
+# The twin: the same file without the mistake compiles cleanly.
+execute_process(COMMAND ${COMPILER} ${FLAGS} ${include_flags} -fsyntax-only ${SOURCE}
+  RESULT_VARIABLE twin_status ERROR_VARIABLE twin_output OUTPUT_VARIABLE twin_output)
+if(NOT twin_status EQUAL 0)
+  message(FATAL_ERROR "the compiling twin of ${SOURCE} does not compile:\n${twin_output}")
+endif()
+
+execute_process(COMMAND ${COMPILER} ${FLAGS} ${include_flags} -fsyntax-only -DRETARGET_COMPILE_FAIL ${SOURCE}
+  RESULT_VARIABLE status ERROR_VARIABLE output OUTPUT_VARIABLE output)
+if(status EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled with RETARGET_COMPILE_FAIL; it must not")
+endif()
+
+# The diagnostic must be one error, and its line must say what is wrong.
+string(REGEX MATCHALL "[^\n]*error: [^\n]*" errors "${output}")
+list(LENGTH errors error_count)
+list(GET errors 0 first_error)
+if(NOT first_error MATCHES "${expect}")
+  message(FATAL_ERROR "first error does not match '${expect}':\n${first_error}\n\nfull output:\n${output}")
+endif()
+if(NOT error_count EQUAL 1)
+  message(FATAL_ERROR "expected one error, got ${error_count}:\n${output}")
+endif()
+message(STATUS "fails as intended: ${first_error}")
