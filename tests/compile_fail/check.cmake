@@ -25,7 +25,9 @@ if(status EQUAL 0)
   message(FATAL_ERROR "${SOURCE} compiled with RETARGET_COMPILE_FAIL; it must not")
 endif()
 
-# The diagnostic must be one error, and its line must say what is wrong.
+# The diagnostic must be one error, and its line must say what is wrong. Semicolons would
+# split CMake's list of matches, so they are set aside first.
+string(REPLACE ";" "," output "${output}")
 string(REGEX MATCHALL "[^\n]*error: [^\n]*" errors "${output}")
 list(LENGTH errors error_count)
 list(GET errors 0 first_error)

@@ -23,6 +23,7 @@ inline constexpr struct g_fn : retarget::rewritable<g_fn, "g"> {
 inline constexpr struct h_fn : retarget::rewritable<h_fn, "h"> {
   constexpr int origin(int x) const { return x; }
 } h;
+static_assert(h(1) == 1);
 struct op : retarget::symbolic_op<op, "op"> {
   static int symbolic(int x) { return x; }
 };

@@ -50,7 +50,19 @@ concept Module = requires { typename M::retarget_module_self; } &&
 
 // Specialize for (M, B), or (M) for the default, with `using wrapper = W;` and optionally
 // `static constexpr auto arguments = std::tuple{...};` for W's extra constructor arguments.
-template <Module M, Backend B = default_backend>
+namespace detail {
+// Checked where a module_rewrite is named, so a declaration for the wrong kind of thing is one
+// readable error rather than a constraint failure and its aftermath.
+template <class M, class B>
+struct module_rewrite_target {
+  static_assert(Module<M>, "retarget: module_rewrite declared for a type that is not a rewritable module (derive it from retarget::rewritable_module)");
+  static_assert(Backend<B>, "retarget: module_rewrite declared for a backend tag that is not a Backend");
+  using type = void;
+};
+}  // namespace detail
+
+template <class M, class B = default_backend,
+          class = typename detail::module_rewrite_target<M, B>::type>
 struct module_rewrite {
   using retarget_undeclared = void;
 };

@@ -30,7 +30,19 @@ concept RewritableFunction =
 // Specialize for (F, B) to rewrite F for backend B, or for (F) alone for the default rewrite:
 //   static auto call(const auto& ctx, Args... args);
 // A second specialization for the same pair is a redefinition, so it cannot compile.
-template <RewritableFunction F, Backend B = default_backend>
+namespace detail {
+// Checked where a function_rewrite is named, so a declaration for the wrong kind of thing is one
+// readable error rather than a constraint failure and its aftermath.
+template <class F, class B>
+struct function_rewrite_target {
+  static_assert(RewritableFunction<F>, "retarget: function_rewrite declared for a type that is not a rewritable function (derive it from retarget::rewritable; ops take symbolic_rewrite)");
+  static_assert(Backend<B>, "retarget: function_rewrite declared for a backend tag that is not a Backend");
+  using type = void;
+};
+}  // namespace detail
+
+template <class F, class B = default_backend,
+          class = typename detail::function_rewrite_target<F, B>::type>
 struct function_rewrite {
   using retarget_undeclared = void;
 };

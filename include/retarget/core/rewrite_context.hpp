@@ -39,10 +39,70 @@ template <class...>
 inline constexpr bool dependent_false = false;
 
 // Returned after a failed static_assert so that the caller's use of the result adds no
-// second error.
+// second error: it converts to anything and combines with anything.
 struct poisoned {
   template <class T>
   operator T() const;
+  template <class T>
+  friend poisoned operator==(poisoned, const T&);
+  template <class T>
+  friend poisoned operator==(const T&, poisoned);
+  template <class T>
+  friend poisoned operator!=(poisoned, const T&);
+  template <class T>
+  friend poisoned operator!=(const T&, poisoned);
+  template <class T>
+  friend poisoned operator<(poisoned, const T&);
+  template <class T>
+  friend poisoned operator<(const T&, poisoned);
+  template <class T>
+  friend poisoned operator>(poisoned, const T&);
+  template <class T>
+  friend poisoned operator>(const T&, poisoned);
+  template <class T>
+  friend poisoned operator<=(poisoned, const T&);
+  template <class T>
+  friend poisoned operator<=(const T&, poisoned);
+  template <class T>
+  friend poisoned operator>=(poisoned, const T&);
+  template <class T>
+  friend poisoned operator>=(const T&, poisoned);
+  template <class T>
+  friend poisoned operator+(poisoned, const T&);
+  template <class T>
+  friend poisoned operator+(const T&, poisoned);
+  template <class T>
+  friend poisoned operator-(poisoned, const T&);
+  template <class T>
+  friend poisoned operator-(const T&, poisoned);
+  template <class T>
+  friend poisoned operator*(poisoned, const T&);
+  template <class T>
+  friend poisoned operator*(const T&, poisoned);
+  template <class T>
+  friend poisoned operator/(poisoned, const T&);
+  template <class T>
+  friend poisoned operator/(const T&, poisoned);
+  template <class T>
+  friend poisoned operator%(poisoned, const T&);
+  template <class T>
+  friend poisoned operator%(const T&, poisoned);
+  template <class T>
+  friend poisoned operator&&(poisoned, const T&);
+  template <class T>
+  friend poisoned operator&&(const T&, poisoned);
+  template <class T>
+  friend poisoned operator||(poisoned, const T&);
+  template <class T>
+  friend poisoned operator||(const T&, poisoned);
+  template <class T>
+  friend poisoned operator<<(poisoned, const T&);
+  template <class T>
+  friend poisoned operator<<(const T&, poisoned);
+  template <class T>
+  friend poisoned operator>>(poisoned, const T&);
+  template <class T>
+  friend poisoned operator>>(const T&, poisoned);
 };
 
 // A rewrite is declared when its registry template has been specialized for it: the

@@ -27,7 +27,19 @@ concept SymbolicOp =
     Rewritable<Op> && std::is_same_v<typename Op::retarget_kind, detail::symbolic_kind>;
 
 // Specialize for (Op, B), or (Op) for the default: static auto call(const auto& ctx, auto& g, ...).
-template <SymbolicOp Op, Backend B = default_backend>
+namespace detail {
+// Checked where a symbolic_rewrite is named, so a declaration for the wrong kind of thing is one
+// readable error rather than a constraint failure and its aftermath.
+template <class Op, class B>
+struct symbolic_rewrite_target {
+  static_assert(SymbolicOp<Op>, "retarget: symbolic_rewrite declared for a type that is not a symbolic op (derive it from retarget::symbolic_op; functions take function_rewrite)");
+  static_assert(Backend<B>, "retarget: symbolic_rewrite declared for a backend tag that is not a Backend");
+  using type = void;
+};
+}  // namespace detail
+
+template <class Op, class B = default_backend,
+          class = typename detail::symbolic_rewrite_target<Op, B>::type>
 struct symbolic_rewrite {
   using retarget_undeclared = void;
 };

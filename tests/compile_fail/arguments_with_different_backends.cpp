@@ -1,0 +1,26 @@
+// One call whose arguments carry two different backends.
+// expect: static assertion failed.*arguments of a call carry different backends
+#include "common.hpp"
+
+template <class B>
+struct value {
+  int v;
+};
+template <class B>
+struct retarget::dispatch_traits<value<B>> {
+  using backend = B;
+};
+
+inline constexpr struct add_fn : retarget::rewritable<add_fn, "add"> {
+  int origin(auto a, auto b) const { return a.v + b.v; }
+} add;
+
+int main() {
+  const value<bk::tensorrt> a{1};
+#ifdef RETARGET_COMPILE_FAIL
+  const value<bk::onnxruntime> b{2};
+#else
+  const value<bk::tensorrt> b{2};
+#endif
+  return add(a, b) == 3 ? 0 : 1;
+}
