@@ -1,13 +1,12 @@
 // What a rewritten call costs: the same work called directly, through retarget's static
 // dispatch (a rewrite that forwards to its origin), and through a runtime registry of the
 // kind dynamic rewriters use (a string-keyed map of std::function). Prints the ratios.
-#include <retarget/core.hpp>
-
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <retarget/core.hpp>
 #include <string>
 
 namespace bk = retarget::backends;
@@ -81,7 +80,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     const double d = times_["direct"];
     if (d <= 0) return;
     std::printf("\nrewritten / direct:        %.3f\n", times_["rewritten"] / d);
-    std::printf("runtime registry / rewritten: %.1f\n", times_["runtime_registry"] / times_["rewritten"]);
+    std::printf("runtime registry / rewritten: %.1f\n",
+                times_["runtime_registry"] / times_["rewritten"]);
   }
 
  private:

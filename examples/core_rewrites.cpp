@@ -6,10 +6,9 @@
 //      whose factor comes from the deploy config;
 //   3. a symbolic rewrite: `squeeze` with no axes emits the static size-1 axes explicitly.
 // The same model is run for three backends and each run prints what fired.
-#include <retarget/core.hpp>
-
 #include <cstdint>
 #include <cstdio>
+#include <retarget/core.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,7 +39,9 @@ struct tensor {
 template <class B>
 struct retarget::dispatch_traits<tensor<B>> {
   using backend = B;
-  static auto env(const tensor<B>& t) { return retarget::rewrite_env(t.owner->config, &t.owner->log); }
+  static auto env(const tensor<B>& t) {
+    return retarget::rewrite_env(t.owner->config, &t.owner->log);
+  }
 };
 
 std::string to_string(const shape_t& s) {
@@ -123,13 +124,16 @@ struct bilinear_upsample {
 };
 
 template <>
-struct retarget::module_rewrite<upsample, bk::opencv_dnn> : retarget::wrap_with<bilinear_upsample> {};
+struct retarget::module_rewrite<upsample, bk::opencv_dnn> : retarget::wrap_with<bilinear_upsample> {
+};
 
 // --- 3. A symbolic op and its default symbolic rewrite ---
 
 struct squeeze_op : retarget::symbolic_op<squeeze_op, "squeeze"> {
   template <class B>
-  static void symbolic(session& g, const tensor<B>&) { g.nodes.push_back("Squeeze"); }
+  static void symbolic(session& g, const tensor<B>&) {
+    g.nodes.push_back("Squeeze");
+  }
 };
 
 template <>
@@ -155,7 +159,8 @@ bool run(const char* expected_output, const char* expected_upsampler) {
   const auto r = repeat(tensor<B>{{5}, &s}, shape_t{3});
 
   std::printf("%s:\n  SRCNN %s -> %s; repeat([5], [3]) -> %s\n  nodes:", B::name.data(),
-              to_string(image.shape).c_str(), to_string(y.shape).c_str(), to_string(r.shape).c_str());
+              to_string(image.shape).c_str(), to_string(y.shape).c_str(),
+              to_string(r.shape).c_str());
   for (const auto& n : s.nodes) std::printf(" %s;", n.c_str());
   std::printf("\n  rewrites:");
   for (const auto& rec : s.log.records())

@@ -1,9 +1,8 @@
 // A converter's dispatch table: layer names read from a file, mapped through a table that
 // the compiler builds from a list of mappings. Backend-specific mappings come from the same
 // list through a rewritable function, selected by the backend type.
-#include <retarget/core.hpp>
-
 #include <cstdio>
+#include <retarget/core.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,9 +28,13 @@ struct retarget::function_rewrite<hardswish_fn, bk::opencv_dnn> {
 };
 
 template <class B>
-std::vector<std::string> convert_conv(const layer&) { return {"Conv"}; }
+std::vector<std::string> convert_conv(const layer&) {
+  return {"Conv"};
+}
 template <class B>
-std::vector<std::string> convert_relu(const layer&) { return {"Relu"}; }
+std::vector<std::string> convert_relu(const layer&) {
+  return {"Relu"};
+}
 template <class B>
 std::vector<std::string> convert_hardswish(const layer& l) {
   return retarget::call<B>(hardswish, l);
@@ -66,7 +69,8 @@ int main() {
     std::printf("error: %s\n", e.what());
     unknown_reported = std::string(e.what()).find("'Relu' (closest: ReLU") != std::string::npos;
   }
-  const bool ok = ort == "Conv Relu HardSwish " && cv == "Conv Relu Add Clip Div Mul " && unknown_reported;
+  const bool ok =
+      ort == "Conv Relu HardSwish " && cv == "Conv Relu Add Clip Div Mul " && unknown_reported;
   std::printf(ok ? "all checks passed\n" : "CHECK FAILED\n");
   return ok ? 0 : 1;
 }

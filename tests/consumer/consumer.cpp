@@ -1,7 +1,6 @@
 // A program outside the project that uses retarget as a user would.
-#include <retarget/retarget.hpp>
-
 #include <cstdio>
+#include <retarget/retarget.hpp>
 
 inline constexpr struct twice_fn : retarget::rewritable<twice_fn, "twice"> {
   int origin(int x) const { return 2 * x; }

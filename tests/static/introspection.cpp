@@ -1,9 +1,7 @@
 // Compile-time answers about selection. This file is built and never run: a wrong answer is
 // a build failure.
-#include <retarget/core.hpp>
-
 #include <boost/mp11/list.hpp>
-
+#include <retarget/core.hpp>
 #include <type_traits>
 
 namespace bk = retarget::backends;
@@ -37,27 +35,34 @@ struct m_wrapper {
 
 }  // namespace
 
-template <> struct retarget::function_rewrite<f_fn, bk::tensorrt> {
+template <>
+struct retarget::function_rewrite<f_fn, bk::tensorrt> {
   static constexpr int call(const auto&, int x) { return x; }
 };
-template <> struct retarget::function_rewrite<f_fn> {
+template <>
+struct retarget::function_rewrite<f_fn> {
   static constexpr int call(const auto&, int x) { return x; }
 };
-template <> struct retarget::function_rewrite<g_fn, bk::onnxruntime> {
+template <>
+struct retarget::function_rewrite<g_fn, bk::onnxruntime> {
   static constexpr int call(const auto&, int x) { return x; }
 };
-template <> struct retarget::symbolic_rewrite<op, bk::tensorrt10> {
+template <>
+struct retarget::symbolic_rewrite<op, bk::tensorrt10> {
   static constexpr int call(const auto&, int x) { return x; }
 };
-template <> struct retarget::module_rewrite<m, bk::opencv_dnn> : retarget::wrap_with<m_wrapper> {};
+template <>
+struct retarget::module_rewrite<m, bk::opencv_dnn> : retarget::wrap_with<m_wrapper> {};
 
 // Backends and chains.
 static_assert(retarget::Backend<bk::tensorrt10> && retarget::Backend<mine>);
 static_assert(!retarget::Backend<int> && !retarget::Backend<f_fn>);
 static_assert(bk::tensorrt10::name == "tensorrt10" && retarget::default_backend::name == "default");
-static_assert(std::is_same_v<retarget::fallback_chain_t<bk::tensorrt>, mp_list<bk::tensorrt, bk::default_>>);
-static_assert(std::is_same_v<retarget::fallback_chain_t<diamond>,
-                             mp_list<diamond, mine, bk::tensorrt10, bk::tensorrt, bk::onnxruntime, bk::default_>>);
+static_assert(
+    std::is_same_v<retarget::fallback_chain_t<bk::tensorrt>, mp_list<bk::tensorrt, bk::default_>>);
+static_assert(std::is_same_v<
+              retarget::fallback_chain_t<diamond>,
+              mp_list<diamond, mine, bk::tensorrt10, bk::tensorrt, bk::onnxruntime, bk::default_>>);
 
 // Which rewrite a pair selects.
 static_assert(std::is_same_v<retarget::selected_rewrite_t<f_fn, bk::tensorrt10>,
@@ -67,7 +72,8 @@ static_assert(retarget::selected_rewrite_name<f_fn, bk::opencv_dnn> == "default"
 static_assert(retarget::uses_default_rewrite_v<f_fn, bk::opencv_dnn>);
 static_assert(!retarget::uses_default_rewrite_v<f_fn, bk::tensorrt>);
 static_assert(retarget::selected_rewrite_name<g_fn, mine> == "onnxruntime");
-static_assert(std::is_same_v<retarget::selected_rewrite_t<g_fn, bk::tensorrt>, retarget::origin_of<g_fn>>);
+static_assert(
+    std::is_same_v<retarget::selected_rewrite_t<g_fn, bk::tensorrt>, retarget::origin_of<g_fn>>);
 static_assert(!retarget::is_rewritten_v<h_fn, diamond> && retarget::is_rewritten_v<g_fn, diamond>);
 static_assert(std::is_same_v<retarget::rewrite_chain_t<f_fn, bk::tensorrt10>,
                              mp_list<retarget::function_rewrite<f_fn, bk::tensorrt>,
@@ -76,7 +82,8 @@ static_assert(retarget::selected_rewrite_name<op, bk::tensorrt10> == "tensorrt10
 static_assert(retarget::selected_rewrite_name<op, bk::tensorrt> == "origin");
 
 // Own rewrites only, not inherited ones.
-static_assert(retarget::has_own_rewrite_v<f_fn, bk::tensorrt> && !retarget::has_own_rewrite_v<f_fn, bk::tensorrt10>);
+static_assert(retarget::has_own_rewrite_v<f_fn, bk::tensorrt> &&
+              !retarget::has_own_rewrite_v<f_fn, bk::tensorrt10>);
 using all = mp_list<f_fn, g_fn, h_fn, op>;
 static_assert(std::is_same_v<retarget::rewrites_declared_for_t<bk::tensorrt, all>, mp_list<f_fn>>);
 static_assert(std::is_same_v<retarget::rewrites_declared_for_t<bk::default_, all>, mp_list<f_fn>>);

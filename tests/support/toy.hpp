@@ -3,10 +3,9 @@
 #ifndef RETARGET_TESTS_SUPPORT_TOY_HPP
 #define RETARGET_TESTS_SUPPORT_TOY_HPP
 
-#include <retarget/core.hpp>
-
 #include <cstdint>
 #include <ostream>
+#include <retarget/core.hpp>
 #include <string>
 #include <vector>
 

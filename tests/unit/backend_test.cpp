@@ -1,9 +1,8 @@
 // Backend tags and their fallback chains, seen at run time.
-#include <retarget/core/backend.hpp>
-
-#include <boost/mp11/algorithm.hpp>
 #include <gtest/gtest.h>
 
+#include <boost/mp11/algorithm.hpp>
+#include <retarget/core/backend.hpp>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +13,8 @@ namespace {
 template <class B>
 std::vector<std::string_view> chain_names() {
   std::vector<std::string_view> out;
-  boost::mp11::mp_for_each<retarget::fallback_chain_t<B>>([&](auto b) { out.push_back(decltype(b)::name); });
+  boost::mp11::mp_for_each<retarget::fallback_chain_t<B>>(
+      [&](auto b) { out.push_back(decltype(b)::name); });
   return out;
 }
 
@@ -22,13 +22,14 @@ struct edge : retarget::backend_tag<"edge", bk::opencv_dnn, bk::onnxruntime> {};
 struct edge2 : retarget::backend_tag<"edge2", edge, bk::onnxruntime> {};
 
 TEST(Backend, ChainStartsAtTheBackendAndEndsAtTheDefault) {
-  EXPECT_EQ(chain_names<bk::tensorrt10>(), (std::vector<std::string_view>{"tensorrt10", "tensorrt", "default"}));
+  EXPECT_EQ(chain_names<bk::tensorrt10>(),
+            (std::vector<std::string_view>{"tensorrt10", "tensorrt", "default"}));
   EXPECT_EQ(chain_names<bk::default_>(), std::vector<std::string_view>{"default"});
 }
 
 TEST(Backend, SharedFallbacksAppearOnceAtTheirFirstPlace) {
-  EXPECT_EQ(chain_names<edge2>(),
-            (std::vector<std::string_view>{"edge2", "edge", "opencv_dnn", "onnxruntime", "default"}));
+  EXPECT_EQ(chain_names<edge2>(), (std::vector<std::string_view>{"edge2", "edge", "opencv_dnn",
+                                                                 "onnxruntime", "default"}));
 }
 
 }  // namespace

@@ -1,12 +1,11 @@
 // Selection of function rewrites: exact backend, fallback chain, default, origin, next(),
 // the context's contents, explicit retarget::call, and the rewrite log.
-#include "support/toy.hpp"
-
-#include <retarget/core.hpp>
-
 #include <gtest/gtest.h>
 
+#include <retarget/core.hpp>
 #include <string>
+
+#include "support/toy.hpp"
 
 namespace bk = retarget::backends;
 
@@ -126,7 +125,8 @@ TEST(RewriteContext, HoldsConfigNamesAndOrigin) {
   toy::session s;
   s.config.upscale = 3;
   s.config.resize_mode = "bilinear";
-  EXPECT_EQ(probe(make<bk::tensorrt10>(s)), "probe|tensorrt10|tensorrt|3|bilinear|origin sees origin");
+  EXPECT_EQ(probe(make<bk::tensorrt10>(s)),
+            "probe|tensorrt10|tensorrt|3|bilinear|origin sees origin");
 }
 
 TEST(RewriteContext, ExplicitEnvironmentSuppliesConfigAndLog) {
@@ -134,7 +134,8 @@ TEST(RewriteContext, ExplicitEnvironmentSuppliesConfigAndLog) {
   cfg.upscale = 9;
   retarget::rewrite_log log;
   const retarget::rewrite_env env(cfg, &log);
-  EXPECT_EQ(retarget::call<bk::tensorrt>(env, probe, 0), "probe|tensorrt|tensorrt|9|bicubic|origin sees origin");
+  EXPECT_EQ(retarget::call<bk::tensorrt>(env, probe, 0),
+            "probe|tensorrt|tensorrt|9|bicubic|origin sees origin");
   ASSERT_EQ(log.records().size(), 1u);
   EXPECT_EQ(log.records()[0].target, "probe");
 }
@@ -193,7 +194,8 @@ struct retarget::function_rewrite<repeat_fn, bk::tensorrt> {
   template <class B>
   static toy::tensor<B> call(const auto& ctx, toy::tensor<B> x, std::vector<std::int64_t> sizes) {
     if (x.rank() == 1 && sizes.size() == 1)
-      return shape_ops::squeeze(ctx.origin(shape_ops::unsqueeze(x, 0), std::vector<std::int64_t>{1, sizes[0]}), 0);
+      return shape_ops::squeeze(
+          ctx.origin(shape_ops::unsqueeze(x, 0), std::vector<std::int64_t>{1, sizes[0]}), 0);
     return ctx.origin(x, sizes);
   }
 };

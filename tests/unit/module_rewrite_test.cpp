@@ -1,10 +1,10 @@
 // Module rewrites: every instance of a module type called under a backend goes through the
 // wrapper, however deep it sits; the wrapper gets the module, the config and extra arguments.
-#include "support/toy.hpp"
+#include <gtest/gtest.h>
 
 #include <retarget/core.hpp>
 
-#include <gtest/gtest.h>
+#include "support/toy.hpp"
 
 namespace bk = retarget::backends;
 
@@ -32,13 +32,17 @@ struct srcnn : retarget::rewritable_module<srcnn, "srcnn"> {
   upsampler up;
   conv body;
   template <class B>
-  toy::tensor<B> forward(toy::tensor<B> x) const { return body(up(x)); }
+  toy::tensor<B> forward(toy::tensor<B> x) const {
+    return body(up(x));
+  }
 };
 
 struct two_stage : retarget::rewritable_module<two_stage> {
   srcnn first, second;
   template <class B>
-  toy::tensor<B> forward(toy::tensor<B> x) const { return second(first(x)); }
+  toy::tensor<B> forward(toy::tensor<B> x) const {
+    return second(first(x));
+  }
 };
 
 // The seeds' idea: for opencv_dnn, resize bilinearly with the factor from the config, plus a
@@ -70,7 +74,8 @@ struct traced_conv {
 }  // namespace
 
 template <>
-struct retarget::module_rewrite<upsampler, bk::opencv_dnn> : retarget::wrap_with<bilinear_upsampler, 10> {};
+struct retarget::module_rewrite<upsampler, bk::opencv_dnn>
+    : retarget::wrap_with<bilinear_upsampler, 10> {};
 template <>
 struct retarget::module_rewrite<conv> : retarget::wrap_with<traced_conv> {};
 template <>

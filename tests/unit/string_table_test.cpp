@@ -1,8 +1,7 @@
 // String-keyed tables materialized from compile-time mappings.
-#include <retarget/core/string_table.hpp>
-
 #include <gtest/gtest.h>
 
+#include <retarget/core/string_table.hpp>
 #include <string>
 
 namespace {

@@ -1,10 +1,10 @@
 // Symbolic selection with a recording stand-in for the graph: an op's own symbolic, a
 // default symbolic rewrite, and backend-specific ones along the fallback chain.
-#include "support/toy.hpp"
+#include <gtest/gtest.h>
 
 #include <retarget/core.hpp>
 
-#include <gtest/gtest.h>
+#include "support/toy.hpp"
 
 namespace bk = retarget::backends;
 
@@ -75,7 +75,8 @@ TEST(Symbolic, DefaultSymbolicRewriteReplacesTheOpsOwn) {
 TEST(Symbolic, BackendSymbolicRewriteCanBuildOnTheNextOne) {
   toy::session s;
   squeeze_op{}(s.graph, value<bk::tensorrt10>(s, "x", {1, 2}));
-  EXPECT_EQ(s.graph.nodes, (std::vector<std::string>{"Squeeze(x,axes=[0])->v0", "Identity(v0)->v1"}));
+  EXPECT_EQ(s.graph.nodes,
+            (std::vector<std::string>{"Squeeze(x,axes=[0])->v0", "Identity(v0)->v1"}));
 }
 
 TEST(Symbolic, OpsOwnSymbolicIsTheOrigin) {

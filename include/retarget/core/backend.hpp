@@ -3,12 +3,10 @@
 #ifndef RETARGET_CORE_BACKEND_HPP
 #define RETARGET_CORE_BACKEND_HPP
 
-#include <retarget/core/fixed_string.hpp>
-
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
-
 #include <concepts>
+#include <retarget/core/fixed_string.hpp>
 #include <string_view>
 #include <type_traits>
 
@@ -26,7 +24,8 @@ template <class B>
 concept Backend = requires {
   { B::name } -> std::convertible_to<std::string_view>;
   typename B::fallbacks;
-} && detail::is_type_list<typename B::fallbacks>;
+}
+&&detail::is_type_list<typename B::fallbacks>;
 
 // The usual way to declare one: struct tensorrt10 : backend_tag<"tensorrt10", tensorrt> {};
 template <fixed_string Name, class... Fallbacks>
@@ -52,10 +51,12 @@ namespace detail {
 
 template <bool Cycle, bool IsBackend>
 struct backend_chain_check : std::true_type {
-  static_assert(!Cycle, "retarget: backend fallback chain has a cycle (a backend falls back, "
-                        "directly or through others, to itself)");
-  static_assert(IsBackend, "retarget: backend fallback is not a Backend (it needs a static "
-                           "`name` and an mp_list `fallbacks`)");
+  static_assert(!Cycle,
+                "retarget: backend fallback chain has a cycle (a backend falls back, "
+                "directly or through others, to itself)");
+  static_assert(IsBackend,
+                "retarget: backend fallback is not a Backend (it needs a static "
+                "`name` and an mp_list `fallbacks`)");
 };
 
 template <class B, class Visited>
@@ -70,8 +71,9 @@ struct chain_of<B, boost::mp11::mp_list<Seen...>> {
   static constexpr bool checked = backend_chain_check<cycle, Backend<B>>::value;
 
   template <class... F>
-  static auto expand(boost::mp11::mp_list<F...>) -> boost::mp11::mp_append<
-      boost::mp11::mp_list<B>, typename chain_of<F, boost::mp11::mp_list<Seen..., B>>::type...>;
+  static auto expand(boost::mp11::mp_list<F...>)
+      -> boost::mp11::mp_append<boost::mp11::mp_list<B>,
+                                typename chain_of<F, boost::mp11::mp_list<Seen..., B>>::type...>;
 
   template <bool Stop, class = void>
   struct pick {
@@ -87,8 +89,9 @@ struct chain_of<B, boost::mp11::mp_list<Seen...>> {
 
 template <class B>
 struct fallback_chain {
-  static_assert(Backend<B>, "retarget: backend tag is not a Backend (it needs a static `name` "
-                            "and an mp_list `fallbacks`)");
+  static_assert(Backend<B>,
+                "retarget: backend tag is not a Backend (it needs a static `name` "
+                "and an mp_list `fallbacks`)");
   using type = boost::mp11::mp_list<default_backend>;
 };
 template <Backend B>

@@ -3,12 +3,12 @@
 // else the one the arguments carry.
 //
 //   retarget::call<retarget::backends::tensorrt>(repeat, x, sizes);
-//   retarget::call<retarget::backends::tensorrt>(retarget::rewrite_env{cfg, &log}, repeat, x, sizes);
+//   retarget::call<retarget::backends::tensorrt>(retarget::rewrite_env{cfg, &log}, repeat, x,
+//   sizes);
 #ifndef RETARGET_CORE_CALL_HPP
 #define RETARGET_CORE_CALL_HPP
 
 #include <retarget/core/rewrite_context.hpp>
-
 #include <type_traits>
 #include <utility>
 

@@ -3,10 +3,9 @@
 #ifndef RETARGET_CORE_FIXED_STRING_HPP
 #define RETARGET_CORE_FIXED_STRING_HPP
 
-#include <retarget/core/config.hpp>
-
 #include <algorithm>
 #include <cstddef>
+#include <retarget/core/config.hpp>
 #include <string_view>
 
 namespace retarget {

@@ -3,12 +3,10 @@
 #ifndef RETARGET_CORE_INTROSPECTION_HPP
 #define RETARGET_CORE_INTROSPECTION_HPP
 
+#include <array>
+#include <boost/mp11/algorithm.hpp>
 #include <retarget/core/module.hpp>
 #include <retarget/core/rewrite_context.hpp>
-
-#include <boost/mp11/algorithm.hpp>
-
-#include <array>
 #include <string_view>
 #include <type_traits>
 
@@ -72,7 +70,8 @@ struct module_wrapper<M, boost::mp11::mp_list<First, Rest...>> {
 
 // The type that runs when module M is called under B: a wrapper, or M itself.
 template <Module M, Backend B>
-using module_wrapper_t = typename detail::module_wrapper<M, detail::module_candidates_t<M, B>>::type;
+using module_wrapper_t =
+    typename detail::module_wrapper<M, detail::module_candidates_t<M, B>>::type;
 
 template <Module M, Backend B>
 inline constexpr bool is_module_rewritten_v = !std::is_same_v<module_wrapper_t<M, B>, M>;

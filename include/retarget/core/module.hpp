@@ -9,11 +9,9 @@
 #ifndef RETARGET_CORE_MODULE_HPP
 #define RETARGET_CORE_MODULE_HPP
 
-#include <retarget/core/rewrite_context.hpp>
-
 #include <boost/mp11/algorithm.hpp>
-
 #include <concepts>
+#include <retarget/core/rewrite_context.hpp>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -45,8 +43,10 @@ struct rewritable_module {
 };
 
 template <class M>
-concept Module = requires { typename M::retarget_module_self; } &&
-                 std::is_same_v<typename M::retarget_module_self, M>;
+concept Module = requires {
+  typename M::retarget_module_self;
+}
+&&std::is_same_v<typename M::retarget_module_self, M>;
 
 // Specialize for (M, B), or (M) for the default, with `using wrapper = W;` and optionally
 // `static constexpr auto arguments = std::tuple{...};` for W's extra constructor arguments.
@@ -55,8 +55,11 @@ namespace detail {
 // readable error rather than a constraint failure and its aftermath.
 template <class M, class B>
 struct module_rewrite_target {
-  static_assert(Module<M>, "retarget: module_rewrite declared for a type that is not a rewritable module (derive it from retarget::rewritable_module)");
-  static_assert(Backend<B>, "retarget: module_rewrite declared for a backend tag that is not a Backend");
+  static_assert(Module<M>,
+                "retarget: module_rewrite declared for a type that is not a rewritable module "
+                "(derive it from retarget::rewritable_module)");
+  static_assert(Backend<B>,
+                "retarget: module_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
@@ -116,12 +119,13 @@ constexpr decltype(auto) call_module(M& module, A&&... args) {
     const auto env = env_of(args...);
     using config = std::remove_cvref_t<decltype(env.config())>;
     constexpr auto extra = wrapper_arguments<rewrite>();
-    if constexpr (!wrapper_constructible<wrapper, M, config, std::remove_cvref_t<decltype(extra)>>) {
+    if constexpr (!wrapper_constructible<wrapper, M, config,
+                                         std::remove_cvref_t<decltype(extra)>>) {
       static_assert(dependent_false<M>,
                     "retarget: module wrapper cannot be constructed from (module&, const config&, "
                     "extra arguments...); give it that constructor");
       return poisoned{};
-    } else if constexpr (!requires(wrapper& w) { w.forward(std::forward<A>(args)...); }) {
+    } else if constexpr (!requires(wrapper & w) { w.forward(std::forward<A>(args)...); }) {
       static_assert(dependent_false<M>,
                     "retarget: module wrapper has no forward(...) that takes the module's "
                     "arguments");

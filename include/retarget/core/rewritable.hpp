@@ -13,7 +13,6 @@
 #define RETARGET_CORE_REWRITABLE_HPP
 
 #include <retarget/core/rewrite_context.hpp>
-
 #include <type_traits>
 #include <utility>
 
@@ -35,8 +34,11 @@ namespace detail {
 // readable error rather than a constraint failure and its aftermath.
 template <class F, class B>
 struct function_rewrite_target {
-  static_assert(RewritableFunction<F>, "retarget: function_rewrite declared for a type that is not a rewritable function (derive it from retarget::rewritable; ops take symbolic_rewrite)");
-  static_assert(Backend<B>, "retarget: function_rewrite declared for a backend tag that is not a Backend");
+  static_assert(RewritableFunction<F>,
+                "retarget: function_rewrite declared for a type that is not a rewritable function "
+                "(derive it from retarget::rewritable; ops take symbolic_rewrite)");
+  static_assert(Backend<B>,
+                "retarget: function_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
@@ -56,16 +58,15 @@ struct function_kind {
 
   // The origin may take the context first, or only the arguments.
   template <class F, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const F& fn, const Ctx& ctx, A&&... args)
-    requires requires { fn.origin(ctx, std::forward<A>(args)...); }
-  {
-    return fn.origin(ctx, std::forward<A>(args)...);
+  static constexpr decltype(auto) call_origin(const F& fn, const Ctx& ctx,
+                                              A&&... args) requires requires {
+    fn.origin(ctx, std::forward<A>(args)...);
   }
+  { return fn.origin(ctx, std::forward<A>(args)...); }
   template <class F, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const F& fn, const Ctx&, A&&... args)
-    requires(!requires { fn.origin(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
-             requires { fn.origin(std::forward<A>(args)...); })
-  {
+  static constexpr decltype(auto) call_origin(const F& fn, const Ctx&, A&&... args) requires(
+      !requires { fn.origin(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
+      requires { fn.origin(std::forward<A>(args)...); }) {
     return fn.origin(std::forward<A>(args)...);
   }
 };

@@ -5,14 +5,12 @@
 #ifndef RETARGET_CORE_REWRITE_CONTEXT_HPP
 #define RETARGET_CORE_REWRITE_CONTEXT_HPP
 
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/detail/type_name.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/core/rewrite_env.hpp>
-
-#include <boost/mp11/algorithm.hpp>
-#include <boost/mp11/list.hpp>
-
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -25,7 +23,8 @@ template <class F>
 concept Rewritable = requires {
   typename F::retarget_kind;
   typename F::retarget_self;
-} && std::is_same_v<typename F::retarget_self, F>;
+}
+&&std::is_same_v<typename F::retarget_self, F>;
 
 // The selection's last candidate: the function's own behaviour.
 template <class F>
@@ -108,7 +107,9 @@ struct poisoned {
 // A rewrite is declared when its registry template has been specialized for it: the
 // primary templates carry this marker and specializations do not.
 template <class R>
-inline constexpr bool is_declared = !requires { typename R::retarget_undeclared; };
+inline constexpr bool is_declared = !requires {
+  typename R::retarget_undeclared;
+};
 
 template <class Rewrite, class At>
 struct rewrite_slot {
@@ -178,7 +179,7 @@ class rewrite_context {
       return detail::poisoned{};
     } else {
       return detail::run<F, B, boost::mp11::mp_pop_front<Slots>>(*fn_, env_,
-                                                                   std::forward<A>(args)...);
+                                                                 std::forward<A>(args)...);
     }
   }
 
@@ -217,8 +218,7 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
 }
 
 template <class B, class F, class Env, class... A>
-RETARGET_ALWAYS_INLINE constexpr decltype(auto) dispatch(const F& fn, const Env& env,
-                                                         A&&... args) {
+RETARGET_ALWAYS_INLINE constexpr decltype(auto) dispatch(const F& fn, const Env& env, A&&... args) {
   return run<F, B, candidates_t<F, B>>(fn, env, std::forward<A>(args)...);
 }
 

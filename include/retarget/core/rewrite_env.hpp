@@ -4,11 +4,9 @@
 #ifndef RETARGET_CORE_REWRITE_ENV_HPP
 #define RETARGET_CORE_REWRITE_ENV_HPP
 
+#include <boost/mp11/algorithm.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/rewrite_log.hpp>
-
-#include <boost/mp11/algorithm.hpp>
-
 #include <type_traits>
 
 namespace retarget {
@@ -23,8 +21,7 @@ class rewrite_env {
   using config_type = Config;
   using log_type = Log;
 
-  constexpr rewrite_env() noexcept
-    requires std::is_same_v<Config, no_config>
+  constexpr rewrite_env() noexcept requires std::is_same_v<Config, no_config>
       : config_(&empty_config), log_(nullptr) {}
   constexpr explicit rewrite_env(const Config& config, Log* log = nullptr) noexcept
       : config_(&config), log_(log) {}
@@ -63,7 +60,9 @@ template <class T>
 struct dispatch_traits {};
 
 template <class T>
-concept carries_backend = requires { typename dispatch_traits<std::remove_cvref_t<T>>::backend; };
+concept carries_backend = requires {
+  typename dispatch_traits<std::remove_cvref_t<T>>::backend;
+};
 
 template <class T>
 concept carries_env = carries_backend<T> && requires(const std::remove_cvref_t<T>& v) {

@@ -14,9 +14,12 @@ enum class rewrite_kind { function, module, symbolic };
 
 constexpr std::string_view to_string(rewrite_kind k) noexcept {
   switch (k) {
-    case rewrite_kind::function: return "function";
-    case rewrite_kind::module: return "module";
-    case rewrite_kind::symbolic: return "symbolic";
+    case rewrite_kind::function:
+      return "function";
+    case rewrite_kind::module:
+      return "module";
+    case rewrite_kind::symbolic:
+      return "symbolic";
   }
   return "?";
 }
@@ -24,9 +27,9 @@ constexpr std::string_view to_string(rewrite_kind k) noexcept {
 // All names are views of compile-time strings, so recording never allocates per call.
 struct rewrite_record {
   rewrite_kind kind;
-  std::string_view target;    // the function, module type or op that was rewritten
-  std::string_view backend;   // the backend being exported for
-  std::string_view rewrite;   // whose rewrite ran: that backend, a fallback or "default"
+  std::string_view target;   // the function, module type or op that was rewritten
+  std::string_view backend;  // the backend being exported for
+  std::string_view rewrite;  // whose rewrite ran: that backend, a fallback or "default"
   std::size_t count = 0;
 
   friend bool operator==(const rewrite_record&, const rewrite_record&) = default;

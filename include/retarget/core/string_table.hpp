@@ -8,15 +8,13 @@
 #ifndef RETARGET_CORE_STRING_TABLE_HPP
 #define RETARGET_CORE_STRING_TABLE_HPP
 
+#include <algorithm>
+#include <array>
+#include <boost/mp11/list.hpp>
+#include <cstddef>
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/fixed_string.hpp>
-
-#include <boost/mp11/list.hpp>
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
 #include <string>
 #include <string_view>
 #include <type_traits>

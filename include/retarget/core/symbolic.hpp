@@ -12,7 +12,6 @@
 #define RETARGET_CORE_SYMBOLIC_HPP
 
 #include <retarget/core/rewrite_context.hpp>
-
 #include <type_traits>
 #include <utility>
 
@@ -32,8 +31,11 @@ namespace detail {
 // readable error rather than a constraint failure and its aftermath.
 template <class Op, class B>
 struct symbolic_rewrite_target {
-  static_assert(SymbolicOp<Op>, "retarget: symbolic_rewrite declared for a type that is not a symbolic op (derive it from retarget::symbolic_op; functions take function_rewrite)");
-  static_assert(Backend<B>, "retarget: symbolic_rewrite declared for a backend tag that is not a Backend");
+  static_assert(SymbolicOp<Op>,
+                "retarget: symbolic_rewrite declared for a type that is not a symbolic op (derive "
+                "it from retarget::symbolic_op; functions take function_rewrite)");
+  static_assert(Backend<B>,
+                "retarget: symbolic_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
@@ -53,16 +55,15 @@ struct symbolic_kind {
 
   // The op's own symbolic, with or without the context in front.
   template <class Op, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const Op& op, const Ctx& ctx, A&&... args)
-    requires requires { op.symbolic(ctx, std::forward<A>(args)...); }
-  {
-    return op.symbolic(ctx, std::forward<A>(args)...);
+  static constexpr decltype(auto) call_origin(const Op& op, const Ctx& ctx,
+                                              A&&... args) requires requires {
+    op.symbolic(ctx, std::forward<A>(args)...);
   }
+  { return op.symbolic(ctx, std::forward<A>(args)...); }
   template <class Op, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const Op& op, const Ctx&, A&&... args)
-    requires(!requires { op.symbolic(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
-             requires { op.symbolic(std::forward<A>(args)...); })
-  {
+  static constexpr decltype(auto) call_origin(const Op& op, const Ctx&, A&&... args) requires(
+      !requires { op.symbolic(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
+      requires { op.symbolic(std::forward<A>(args)...); }) {
     return op.symbolic(std::forward<A>(args)...);
   }
 };
