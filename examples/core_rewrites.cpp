@@ -82,7 +82,7 @@ struct retarget::function_rewrite<repeat_fn, bk::tensorrt> {
   template <class B>
   static tensor<B> call(const auto& ctx, tensor<B> x, const shape_t& sizes) {
     if (x.shape.size() == 1 && sizes.size() == 1)
-      return squeeze(ctx.origin(unsqueeze(x, 0), shape_t{1, sizes[0]}), 0);
+      return squeeze(ctx.origin(unsqueeze(x, 0), {1, sizes[0]}), 0);
     return ctx.origin(x, sizes);
   }
 };
@@ -156,7 +156,7 @@ bool run(const char* expected_output, const char* expected_upsampler) {
   const tensor<B> image{{1, 3, 8, 8}, &s};
   const auto y = model(image);
   squeeze_op{}(s, y);
-  const auto r = repeat(tensor<B>{{5}, &s}, shape_t{3});
+  const auto r = repeat(tensor<B>{{5}, &s}, {3});
 
   std::printf("%s:\n  SRCNN %s -> %s; repeat([5], [3]) -> %s\n  nodes:", B::name.data(),
               to_string(image.shape).c_str(), to_string(y.shape).c_str(),

@@ -194,8 +194,7 @@ struct retarget::function_rewrite<repeat_fn, bk::tensorrt> {
   template <class B>
   static toy::tensor<B> call(const auto& ctx, toy::tensor<B> x, std::vector<std::int64_t> sizes) {
     if (x.rank() == 1 && sizes.size() == 1)
-      return shape_ops::squeeze(
-          ctx.origin(shape_ops::unsqueeze(x, 0), std::vector<std::int64_t>{1, sizes[0]}), 0);
+      return shape_ops::squeeze(ctx.origin(shape_ops::unsqueeze(x, 0), {1, sizes[0]}), 0);
     return ctx.origin(x, sizes);
   }
 };
@@ -204,7 +203,7 @@ namespace {
 
 TEST(FunctionRewrite, SeedRepeatStaticKeepsShapeSemantics) {
   toy::session s;
-  const auto trt = repeat(make<bk::tensorrt>(s, {5}), std::vector<std::int64_t>{3});
+  const auto trt = repeat(make<bk::tensorrt>(s, {5}), {3});
   const auto ort = repeat(make<bk::onnxruntime>(s, {5}), std::vector<std::int64_t>{3});
   EXPECT_EQ(trt.shape, std::vector<std::int64_t>{15});
   EXPECT_EQ(ort.shape, trt.shape);

@@ -7,6 +7,8 @@
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
+#include <cstdint>
+#include <initializer_list>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/detail/type_name.hpp>
 #include <retarget/core/fixed_string.hpp>
@@ -36,6 +38,9 @@ namespace detail {
 
 template <class...>
 inline constexpr bool dependent_false = false;
+
+// How a trailing braced list of integers is passed on (see rewrite_context::origin).
+using list_arg = const std::initializer_list<std::int64_t>&;
 
 // Returned after a failed static_assert so that the caller's use of the result adds no
 // second error: it converts to anything and combines with anything.
@@ -144,6 +149,7 @@ constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args);
 
 template <class F, class B, class Slots, class Env>
 class rewrite_context {
+  using list_arg = detail::list_arg;
   using slot = boost::mp11::mp_front<Slots>;
 
  public:
@@ -170,6 +176,19 @@ class rewrite_context {
         *fn_, env_, std::forward<A>(args)...);
   }
 
+  // A braced list cannot be forwarded through a pack; these let `ctx.origin(x, {1, n})`
+  // pass one as an std::initializer_list, which list-like parameters accept.
+  template <class A0>
+  constexpr decltype(auto) origin(A0&& a0, std::initializer_list<std::int64_t> list) const {
+    return this->template origin<A0, list_arg>(std::forward<A0>(a0), list);
+  }
+  template <class A0, class A1>
+  constexpr decltype(auto) origin(A0&& a0, A1&& a1,
+                                  std::initializer_list<std::int64_t> list) const {
+    return this->template origin<A0, A1, list_arg>(std::forward<A0>(a0), std::forward<A1>(a1),
+                                                   list);
+  }
+
   // The candidate one step down the chain: the fallback's rewrite, the default, or origin.
   template <class... A>
   constexpr decltype(auto) next(A&&... args) const {
@@ -181,6 +200,14 @@ class rewrite_context {
       return detail::run<F, B, boost::mp11::mp_pop_front<Slots>>(*fn_, env_,
                                                                  std::forward<A>(args)...);
     }
+  }
+  template <class A0>
+  constexpr decltype(auto) next(A0&& a0, std::initializer_list<std::int64_t> list) const {
+    return this->template next<A0, list_arg>(std::forward<A0>(a0), list);
+  }
+  template <class A0, class A1>
+  constexpr decltype(auto) next(A0&& a0, A1&& a1, std::initializer_list<std::int64_t> list) const {
+    return this->template next<A0, A1, list_arg>(std::forward<A0>(a0), std::forward<A1>(a1), list);
   }
 
  private:
@@ -235,6 +262,18 @@ struct rewritable_base {
   RETARGET_ALWAYS_INLINE constexpr decltype(auto) operator()(A&&... args) const {
     return dispatch<backend_of_t<A...>>(static_cast<const Derived&>(*this), env_of(args...),
                                         std::forward<A>(args)...);
+  }
+  // A trailing braced list of integers, as in `repeat(x, {1, 4})` (see rewrite_context).
+  template <class A0>
+  RETARGET_ALWAYS_INLINE constexpr decltype(auto) operator()(
+      A0&& a0, std::initializer_list<std::int64_t> list) const {
+    return this->template operator()<A0, list_arg>(std::forward<A0>(a0), list);
+  }
+  template <class A0, class A1>
+  RETARGET_ALWAYS_INLINE constexpr decltype(auto) operator()(
+      A0&& a0, A1&& a1, std::initializer_list<std::int64_t> list) const {
+    return this->template operator()<A0, A1, list_arg>(std::forward<A0>(a0), std::forward<A1>(a1),
+                                                       list);
   }
 };
 
