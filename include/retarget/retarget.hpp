@@ -3,5 +3,6 @@
 #define RETARGET_RETARGET_HPP
 
 #include <retarget/core.hpp>
+#include <retarget/onnx.hpp>
 
 #endif  // RETARGET_RETARGET_HPP

@@ -1,0 +1,127 @@
+// A finished model: the graph, its opset imports, the producer, and metadata (the target
+// backend, the rewrites applied). check() runs ONNX's checker and strict shape inference.
+//
+//   auto m = retarget::onnx::make_model(std::move(g), {.metadata = {{"backend", "tensorrt"}}});
+//   m.check();
+#ifndef RETARGET_ONNX_MODEL_HPP
+#define RETARGET_ONNX_MODEL_HPP
+
+#include <retarget/core/config.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/onnx/graph.hpp>
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace retarget::onnx {
+
+struct model_info {
+  std::string producer_name = "retarget";
+  std::string producer_version = std::to_string(RETARGET_VERSION_MAJOR) + "." +
+                                 std::to_string(RETARGET_VERSION_MINOR) + "." +
+                                 std::to_string(RETARGET_VERSION_PATCH);
+  std::string graph_name = "main";
+  std::string doc_string = {};
+  std::vector<std::pair<std::string, std::string>> metadata = {};
+  // 0: the oldest IR version that the opset needs, so older runtimes can load the file.
+  std::int64_t ir_version = 0;
+};
+
+// The IR version that came with each opset (the ONNX versioning table).
+constexpr std::int64_t ir_version_for_opset(int opset) noexcept {
+  if (opset <= 8) return 3;
+  if (opset == 9) return 4;
+  if (opset == 10) return 5;
+  if (opset == 11) return 6;
+  if (opset <= 14) return 7;
+  return 8;
+}
+
+class model {
+ public:
+  model() = default;
+  explicit model(::onnx::ModelProto proto) : proto_(std::move(proto)) {}
+
+  const ::onnx::ModelProto& proto() const noexcept { return proto_; }
+  ::onnx::ModelProto& proto() noexcept { return proto_; }
+  const ::onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
+
+  // The version of a domain's opset import, or nullopt when the model does not import it.
+  std::optional<int> opset(std::string_view domain = "") const {
+    for (const auto& o : proto_.opset_import())
+      if (o.domain() == domain || (domain.empty() && o.domain() == "ai.onnx"))
+        return static_cast<int>(o.version());
+    return std::nullopt;
+  }
+  std::optional<std::string> metadata(std::string_view key) const {
+    for (const auto& p : proto_.metadata_props())
+      if (p.key() == key) return p.value();
+    return std::nullopt;
+  }
+  void set_metadata(const std::string& key, const std::string& v) {
+    for (auto& p : *proto_.mutable_metadata_props())
+      if (p.key() == key) {
+        p.set_value(v);
+        return;
+      }
+    auto* p = proto_.add_metadata_props();
+    p->set_key(key);
+    p->set_value(v);
+  }
+
+  // ONNX's checker, then shape inference in its strict mode on a copy; retarget::error with
+  // the checker's message on failure.
+  void check() const {
+    try {
+      ::onnx::checker::check_model(proto_);
+      ::onnx::ModelProto copy = proto_;
+      ::onnx::shape_inference::InferShapes(copy, ::onnx::OpSchemaRegistry::Instance(),
+                                           ::onnx::ShapeInferenceOptions(true, 1, true));
+    } catch (const std::exception& e) {
+      throw error(std::string("retarget: model check failed: ") + e.what());
+    }
+  }
+
+  // Adds the inferred types of intermediate values (value_info) to the model.
+  void infer_shapes() {
+    try {
+      ::onnx::shape_inference::InferShapes(proto_, ::onnx::OpSchemaRegistry::Instance(),
+                                           ::onnx::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception& e) {
+      throw error(std::string("retarget: shape inference failed: ") + e.what());
+    }
+  }
+
+ private:
+  ::onnx::ModelProto proto_;
+};
+
+// The graph becomes the model's main graph; its opset imports and the info are recorded.
+inline model make_model(graph_base&& g, model_info info = {}) {
+  ::onnx::ModelProto proto;
+  proto.set_ir_version(info.ir_version ? info.ir_version : ir_version_for_opset(g.opset()));
+  proto.set_producer_name(info.producer_name);
+  proto.set_producer_version(info.producer_version);
+  if (!info.doc_string.empty()) proto.set_doc_string(info.doc_string);
+  for (const auto& [domain, version] : g.opset_imports()) {
+    auto* o = proto.add_opset_import();
+    o->set_domain(domain);
+    o->set_version(version);
+  }
+  *proto.mutable_graph() = std::move(g.proto());
+  if (proto.graph().name().empty()) proto.mutable_graph()->set_name(info.graph_name);
+  model m(std::move(proto));
+  for (const auto& [k, v] : info.metadata) m.set_metadata(k, v);
+  return m;
+}
+
+}  // namespace retarget::onnx
+
+#endif  // RETARGET_ONNX_MODEL_HPP

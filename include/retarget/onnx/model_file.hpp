@@ -1,0 +1,221 @@
+// Model files: saved atomically (a temporary file renamed into place, so a failed save leaves
+// the previous file as it was and no partial file), deterministically (the same model gives
+// the same bytes), with large tensors in an external data file; and loaded back.
+//
+//   retarget::onnx::save(m, "srcnn.onnx");
+//   retarget::onnx::save(m, "resnet.onnx", {.external_data_threshold = 1024});
+//   auto again = retarget::onnx::load("resnet.onnx");
+#ifndef RETARGET_ONNX_MODEL_FILE_HPP
+#define RETARGET_ONNX_MODEL_FILE_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/onnx/model.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace retarget::onnx {
+
+struct save_options {
+  // Initializers of at least this many bytes go to the external data file.
+  std::size_t external_data_threshold = SIZE_MAX;
+  // The external data file, relative to the model's folder; empty: "<model file>.data".
+  std::string external_data_file = {};
+};
+
+// Protobuf cannot serialize a message of 2 GiB or more; past this, weights go external.
+inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::size_t{1} << 24);
+
+namespace detail {
+
+// A file written under a temporary name and renamed into place by commit(); removed if
+// it is never committed.
+class atomic_file {
+ public:
+  explicit atomic_file(std::filesystem::path target) : target_(std::move(target)) {
+    static std::atomic<unsigned> counter{0};
+    temporary_ = target_;
+    temporary_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    file_ = std::fopen(temporary_.c_str(), "wb");
+    if (!file_) throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (file_) std::fclose(file_);
+    if (!committed_) std::filesystem::remove(temporary_, ignored_);
+  }
+
+  std::FILE* handle() const noexcept { return file_; }
+  void write(const void* data, std::size_t size) {
+    if (size && std::fwrite(data, 1, size, file_) != size) fail("write");
+  }
+  // Flushes to disk, then renames: the target is either the old file or the whole new one.
+  void commit() {
+    if (std::fflush(file_) != 0) fail("flush");
+    if (::fsync(::fileno(file_)) != 0) fail("sync");
+    const int closed = std::fclose(file_);
+    file_ = nullptr;
+    if (closed != 0) fail("close");
+    std::error_code ec;
+    std::filesystem::rename(temporary_, target_, ec);
+    if (ec) throw error("retarget: cannot write " + target_.string() + ": " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) {
+    throw error("retarget: cannot write " + target_.string() + " (" + what + " failed: " +
+                std::strerror(errno) + ")");
+  }
+
+  std::filesystem::path target_, temporary_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+  std::error_code ignored_;
+};
+
+inline void serialize(const ::onnx::ModelProto& proto, atomic_file& out, const std::filesystem::path& path) {
+  if (proto.ByteSizeLong() >= (std::size_t{1} << 31))
+    throw error("retarget: " + path.string() + ": the model is 2 GiB or more even with its weights external");
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    proto.SerializeWithCachedSizes(&coded);
+  }
+  out.write(bytes.data(), bytes.size());
+}
+
+// Restores the raw data taken out of tensors for an external save, however the save ends.
+struct raw_data_lender {
+  std::vector<std::pair<::onnx::TensorProto*, std::string>> lent;
+  ~raw_data_lender() {
+    for (auto& [t, data] : lent) {
+      t->clear_external_data();
+      t->clear_data_location();
+      t->mutable_raw_data()->swap(data);
+    }
+  }
+};
+
+}  // namespace detail
+
+// Saves the model. Its weights are lent to the file writer and given back, not copied, so
+// save takes the model by reference; the model is unchanged when save returns or throws.
+inline void save(model& m, const std::filesystem::path& path, const save_options& options = {}) {
+  auto& initializers = *m.proto().mutable_graph()->mutable_initializer();
+  std::size_t threshold = options.external_data_threshold;
+  if (m.proto().ByteSizeLong() >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
+
+  detail::raw_data_lender lender;
+  std::optional<detail::atomic_file> data_file;
+  std::string location = options.external_data_file;
+  if (location.empty()) location = path.filename().string() + ".data";
+  if (std::filesystem::path(location).has_parent_path() || location == "." || location == "..")
+    throw error("retarget: external data file '" + location + "' must be a plain file name");
+
+  std::size_t offset = 0;
+  for (auto& t : initializers) {
+    if (t.raw_data().size() < threshold || t.raw_data().empty()) continue;
+    if (!data_file) data_file.emplace(path.parent_path() / location);
+    data_file->write(t.raw_data().data(), t.raw_data().size());
+    const std::size_t length = t.raw_data().size();
+    lender.lent.emplace_back(&t, std::string());
+    t.mutable_raw_data()->swap(lender.lent.back().second);
+    t.set_data_location(::onnx::TensorProto::EXTERNAL);
+    const std::pair<const char*, std::string> entries[] = {
+        {"location", location}, {"offset", std::to_string(offset)}, {"length", std::to_string(length)}};
+    for (const auto& [k, v] : entries) {
+      auto* e = t.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    }
+    offset += length;
+  }
+
+  detail::atomic_file model_file(path);
+  detail::serialize(m.proto(), model_file, path);
+  if (data_file) data_file->commit();
+  model_file.commit();
+}
+
+inline void save(model&& m, const std::filesystem::path& path, const save_options& options = {}) {
+  save(m, path, options);
+}
+
+namespace detail {
+
+// Reads a tensor's external data from the model's folder; paths that leave it are refused.
+inline void load_external(::onnx::TensorProto& t, const std::filesystem::path& folder,
+                          const std::filesystem::path& model_path) {
+  std::string location;
+  std::uint64_t offset = 0, length = 0;
+  bool has_length = false;
+  for (const auto& e : t.external_data()) {
+    if (e.key() == "location") location = e.value();
+    else if (e.key() == "offset") offset = std::stoull(e.value());
+    else if (e.key() == "length") length = std::stoull(e.value()), has_length = true;
+  }
+  const std::filesystem::path rel(location);
+  if (location.empty() || rel.is_absolute() ||
+      std::any_of(rel.begin(), rel.end(), [](const auto& part) { return part == ".."; }))
+    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() +
+                "' has external data at '" + location + "', outside the model's folder; refused");
+  const auto file = folder / rel;
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " of tensor '" + t.name() + "' cannot be opened");
+  if (!has_length) {
+    in.seekg(0, std::ios::end);
+    length = static_cast<std::uint64_t>(in.tellg()) - offset;
+  }
+  std::string bytes(length, '\0');
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(length)))
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " is too short for tensor '" + t.name() + "'");
+  t.mutable_raw_data()->swap(bytes);
+  t.clear_external_data();
+  t.clear_data_location();
+}
+
+}  // namespace detail
+
+inline model load(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error("retarget: cannot open " + path.string());
+  ::onnx::ModelProto proto;
+  {
+    google::protobuf::io::IstreamInputStream stream(&in);
+    google::protobuf::io::CodedInputStream coded(&stream);
+    coded.SetTotalBytesLimit(INT_MAX);
+    if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+      throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
+  }
+  const auto folder = path.parent_path();
+  for (auto& t : *proto.mutable_graph()->mutable_initializer())
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) detail::load_external(t, folder, path);
+  return model(std::move(proto));
+}
+
+}  // namespace retarget::onnx
+
+#endif  // RETARGET_ONNX_MODEL_FILE_HPP

@@ -1,0 +1,175 @@
+// Op schemas: the built-in table generated from the ONNX library, and schemas that users
+// declare for ops of their own domains, so those ops are checked, at compile time and at
+// emission, and shape-inferred like standard ones.
+//
+//   inline constexpr retarget::onnx::attribute_schema resize_attributes[] = {
+//       {"align_corners", retarget::onnx::attr_type::int_}};
+//   inline constexpr retarget::onnx::op_schema my_ops[] = {
+//       {.domain = "mmdeploy", .name = "DynamicTRTResize", .min_inputs = 2, .max_inputs = 2,
+//        .attributes = resize_attributes}};
+//   retarget::onnx::basic_graph<retarget::onnx::schemas<my_ops>> g;
+#ifndef RETARGET_ONNX_SCHEMA_HPP
+#define RETARGET_ONNX_SCHEMA_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/onnx/attribute.hpp>
+#include <retarget/onnx/detail/schema_table.hpp>
+
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <climits>
+#include <mutex>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+namespace retarget::onnx {
+
+struct attribute_schema {
+  std::string_view name;
+  attr_type type;
+  bool required = false;
+};
+
+// Fills the output types (and shapes, where it can) of a node of a custom op.
+using shape_function = void (*)(::onnx::InferenceContext&);
+
+struct op_schema {
+  std::string_view domain;
+  std::string_view name;
+  int since_version = 1;
+  int min_inputs = 1;
+  int max_inputs = 1;
+  int min_outputs = 1;
+  int max_outputs = 1;
+  std::span<const attribute_schema> attributes = {};
+  // Without one, output 0 takes input 0's element type and no shape.
+  shape_function infer = nullptr;
+  std::string_view doc = {};
+};
+
+// A set of user-declared schemas: schemas<array1, array2, ...> of constexpr op_schema arrays.
+template <const auto&... Arrays>
+struct schemas {
+  static constexpr std::size_t size = (std::size(Arrays) + ... + 0);
+  static constexpr std::array<op_schema, size> all = [] {
+    std::array<op_schema, size> out{};
+    [[maybe_unused]] std::size_t i = 0;
+    ((std::ranges::copy(Arrays, out.begin() + static_cast<std::ptrdiff_t>(i)), i += std::size(Arrays)), ...);
+    return out;
+  }();
+};
+using no_schemas = schemas<>;
+
+// The domains whose ops come from the ONNX library itself.
+constexpr bool is_standard_domain(std::string_view domain) noexcept {
+  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml" ||
+         domain == "ai.onnx.preview.training";
+}
+
+// "domain::Op" → ("domain", "Op"); "Op" → ("", "Op").
+constexpr std::pair<std::string_view, std::string_view> split_op_name(std::string_view full) noexcept {
+  const auto sep = full.find("::");
+  if (sep == std::string_view::npos) return {{}, full};
+  return {full.substr(0, sep), full.substr(sep + 2)};
+}
+
+namespace detail {
+
+constexpr std::string_view canonical_domain(std::string_view d) noexcept {
+  return d == "ai.onnx" ? std::string_view{} : d;
+}
+
+// The merged entry of a built-in op, or nullptr. Binary search over the sorted table.
+constexpr const op_entry* find_builtin(std::string_view domain, std::string_view name) noexcept {
+  domain = canonical_domain(domain);
+  const auto key = std::pair(domain, name);
+  const auto it = std::lower_bound(std::begin(schema_ops), std::end(schema_ops), key,
+                                   [](const op_entry& e, const auto& k) {
+                                     return std::pair(e.domain, e.name) < k;
+                                   });
+  return it != std::end(schema_ops) && it->domain == domain && it->name == name ? &*it : nullptr;
+}
+
+constexpr std::span<const attribute_entry> builtin_attributes(const op_entry& e) noexcept {
+  return {schema_attributes + e.first_attribute, e.attribute_count};
+}
+
+}  // namespace detail
+
+// ---- Registering custom schemas with the ONNX library, once per schema ----
+
+namespace detail {
+
+inline void infer_first_input_type(::onnx::InferenceContext& ctx) {
+  if (ctx.getNumInputs() > 0 && ctx.getInputType(0) != nullptr && ctx.getNumOutputs() > 0)
+    ::onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
+}
+
+inline std::mutex& schema_registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace detail
+
+// Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
+// known domains. Safe to call from several threads and more than once.
+inline void register_schemas(std::span<const op_schema> list) {
+  const std::lock_guard lock(detail::schema_registry_mutex());
+  static std::set<std::tuple<std::string, std::string, int>> done;
+  for (const auto& s : list) {
+    if (is_standard_domain(s.domain))
+      throw error("retarget: custom op schema " + std::string(s.name) + " uses the standard domain '" +
+                  std::string(s.domain) + "'; give it a domain of its own");
+    const auto key = std::tuple(std::string(s.domain), std::string(s.name), s.since_version);
+    if (!done.insert(key).second) continue;
+
+    auto& ranges = ::onnx::OpSchemaRegistry::DomainToVersionRange::Instance();
+    const auto known = ranges.Map().find(std::string(s.domain));
+    if (known == ranges.Map().end())
+      ranges.AddDomainToVersion(std::string(s.domain), 1, std::max(s.since_version, 1000));
+
+    ::onnx::OpSchema schema(std::string(s.name), "retarget", 0);
+    schema.SetDomain(std::string(s.domain)).SinceVersion(s.since_version);
+    if (!s.doc.empty()) schema.SetDoc(std::string(s.doc));
+    // One type variable per input and output: a custom op's types are its own business.
+    const auto tensor_types = ::onnx::OpSchema::all_tensor_types();
+    for (int i = 0; i < s.max_inputs && i < 64; ++i) {
+      const bool optional = i >= s.min_inputs;
+      const bool variadic = s.max_inputs == INT_MAX && i == s.min_inputs;
+      const std::string type = "I" + std::to_string(i);
+      schema.Input(i, "input" + std::to_string(i), "", type,
+                   variadic ? ::onnx::OpSchema::Variadic
+                            : optional ? ::onnx::OpSchema::Optional : ::onnx::OpSchema::Single,
+                   true, variadic ? 0 : 1);
+      schema.TypeConstraint(type, tensor_types, "");
+      if (variadic) break;
+    }
+    for (int i = 0; i < s.max_outputs && i < 64; ++i) {
+      const bool variadic = s.max_outputs == INT_MAX && i == s.min_outputs;
+      const std::string type = "O" + std::to_string(i);
+      schema.Output(i, "output" + std::to_string(i), "", type,
+                    variadic ? ::onnx::OpSchema::Variadic
+                             : i >= s.min_outputs ? ::onnx::OpSchema::Optional : ::onnx::OpSchema::Single,
+                    true, variadic ? 0 : 1);
+      schema.TypeConstraint(type, tensor_types, "");
+      if (variadic) break;
+    }
+    for (const auto& a : s.attributes)
+      schema.Attr(std::string(a.name), "", static_cast<::onnx::AttributeProto_AttributeType>(a.type),
+                  a.required);
+    schema.TypeAndShapeInferenceFunction(s.infer ? s.infer : &detail::infer_first_input_type);
+    ::onnx::OpSchemaRegistry::OpSchemaRegisterOnce once(schema);
+  }
+}
+
+}  // namespace retarget::onnx
+
+#endif  // RETARGET_ONNX_SCHEMA_HPP
