@@ -124,24 +124,25 @@ concept graph_like = std::is_same_v<G, ::onnx::GraphProto> || requires(const G& 
 template <class T>
 concept Attribute = detail::is_attribute<std::remove_cvref_t<T>>;
 
-// The keys that the literals make; assigning a value gives an attribute.
+// The keys that the literals make; assigning a value gives an attribute. The operators are
+// not const so that they, not the implicit assignments, take a braced list.
 template <fixed_string Name>
 struct int_key {
   template <class T>
     requires std::integral<T> || std::is_enum_v<T>
-  constexpr attribute<Name, attr_type::int_, std::int64_t> operator=(T v) const {
+  constexpr attribute<Name, attr_type::int_, std::int64_t> operator=(T v) {
     return {static_cast<std::int64_t>(v)};
   }
   attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(
-      std::initializer_list<std::int64_t> v) const {
+      std::initializer_list<std::int64_t> v) {
     return {std::vector<std::int64_t>(v)};
   }
   template <std::integral T>
-  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(std::span<const T> v) const {
+  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(std::span<const T> v) {
     return {std::vector<std::int64_t>(v.begin(), v.end())};
   }
   template <std::integral T>
-  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(const std::vector<T>& v) const {
+  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(const std::vector<T>& v) {
     return {std::vector<std::int64_t>(v.begin(), v.end())};
   }
 };
@@ -150,41 +151,41 @@ template <fixed_string Name>
 struct float_key {
   template <class T>
     requires std::is_arithmetic_v<T>
-  constexpr attribute<Name, attr_type::float_, float> operator=(T v) const {
+  constexpr attribute<Name, attr_type::float_, float> operator=(T v) {
     return {static_cast<float>(v)};
   }
-  attribute<Name, attr_type::floats, std::vector<float>> operator=(std::initializer_list<float> v) const {
+  attribute<Name, attr_type::floats, std::vector<float>> operator=(std::initializer_list<float> v) {
     return {std::vector<float>(v)};
   }
   template <class T>
     requires std::is_arithmetic_v<T>
-  attribute<Name, attr_type::floats, std::vector<float>> operator=(const std::vector<T>& v) const {
+  attribute<Name, attr_type::floats, std::vector<float>> operator=(const std::vector<T>& v) {
     return {std::vector<float>(v.begin(), v.end())};
   }
 };
 
 template <fixed_string Name>
 struct string_key {
-  attribute<Name, attr_type::string, std::string> operator=(std::string_view v) const {
+  attribute<Name, attr_type::string, std::string> operator=(std::string_view v) {
     return {std::string(v)};
   }
   attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
-      std::initializer_list<std::string_view> v) const {
+      std::initializer_list<std::string_view> v) {
     return {std::vector<std::string>(v.begin(), v.end())};
   }
   attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
-      const std::vector<std::string>& v) const {
+      const std::vector<std::string>& v) {
     return {v};
   }
 };
 
 template <fixed_string Name>
 struct tensor_key {
-  attribute<Name, attr_type::tensor, tensor> operator=(tensor v) const { return {std::move(v)}; }
-  attribute<Name, attr_type::tensor, tensor> operator=(empty_tensor e) const {
+  attribute<Name, attr_type::tensor, tensor> operator=(tensor v) { return {std::move(v)}; }
+  attribute<Name, attr_type::tensor, tensor> operator=(empty_tensor e) {
     return {tensor::empty(e.type)};
   }
-  attribute<Name, attr_type::tensors, std::vector<tensor>> operator=(std::vector<tensor> v) const {
+  attribute<Name, attr_type::tensors, std::vector<tensor>> operator=(std::vector<tensor> v) {
     return {std::move(v)};
   }
 };
@@ -192,12 +193,12 @@ struct tensor_key {
 template <fixed_string Name>
 struct graph_key {
   template <detail::graph_like G>
-  attribute<Name, attr_type::graph, ::onnx::GraphProto> operator=(const G& g) const {
+  attribute<Name, attr_type::graph, ::onnx::GraphProto> operator=(const G& g) {
     return {detail::graph_proto_of(g)};
   }
   template <detail::graph_like G>
   attribute<Name, attr_type::graphs, std::vector<::onnx::GraphProto>> operator=(
-      const std::vector<G>& gs) const {
+      const std::vector<G>& gs) {
     std::vector<::onnx::GraphProto> out;
     for (const auto& g : gs) out.push_back(detail::graph_proto_of(g));
     return {std::move(out)};
