@@ -89,7 +89,7 @@ constexpr op_check check_op(std::string_view full_name) noexcept {
   op_check result = op_check::ok;
   int inputs = 0;
   bool variadic = false;
-  auto visit = [&]<class A>(std::type_identity<A>) {
+  [[maybe_unused]] auto visit = [&]<class A>(std::type_identity<A>) {
     if (result != op_check::ok) return;
     if constexpr (is_single_input<A>) {
       ++inputs;

@@ -1,0 +1,164 @@
+// Model files: atomic saves, external data, loading back, byte-identical output.
+#include <retarget/onnx.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace {
+
+using namespace retarget::literals;
+namespace rx = retarget::onnx;
+namespace fs = std::filesystem;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A fresh folder per test, removed afterwards.
+class OnnxModelFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retarget-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A small convolution with `channels` output channels of 3x3x3 weights.
+  static rx::model conv_model(int channels) {
+    rx::graph g;
+    auto x = g.input("x", rx::dtype::f32, {1, 3, 8, 8});
+    std::vector<float> weights(static_cast<std::size_t>(channels) * 27);
+    for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i) * 0.5f;
+    auto w = g.initializer("w", rx::tensor::of(weights, {channels, 3, 3, 3}));
+    auto b = g.initializer("b", rx::tensor::of(std::vector<float>(static_cast<std::size_t>(channels), 1.0f), {channels}));
+    g.output(g.op("Conv", x, w, b, "pads"_i = {1, 1, 1, 1}), "y");
+    return rx::make_model(std::move(g), {.metadata = {{"backend", "onnxruntime"}}});
+  }
+
+  std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(OnnxModelFile, SavesAndLoadsBack) {
+  auto m = conv_model(4);
+  rx::save(m, dir_ / "conv.onnx");
+  EXPECT_EQ(files(), std::vector<std::string>{"conv.onnx"});
+  const auto loaded = rx::load(dir_ / "conv.onnx");
+  EXPECT_EQ(loaded.proto().SerializeAsString(), m.proto().SerializeAsString());
+  EXPECT_NO_THROW(loaded.check());
+}
+
+TEST_F(OnnxModelFile, LargeTensorsGoToExternalDataAndComeBack) {
+  auto m = conv_model(64);  // w: 64*27 floats = 6912 bytes; b: 256 bytes
+  const std::string before = m.proto().SerializeAsString();
+  rx::save(m, dir_ / "conv.onnx", {.external_data_threshold = 1024});
+  EXPECT_EQ(m.proto().SerializeAsString(), before);  // the model is given its weights back
+  EXPECT_EQ(files(), (std::vector<std::string>{"conv.onnx", "conv.onnx.data"}));
+  EXPECT_EQ(fs::file_size(dir_ / "conv.onnx.data"), 6912u);
+  EXPECT_LT(fs::file_size(dir_ / "conv.onnx"), 1024u);
+
+  const auto raw = rx::load(dir_ / "conv.onnx");
+  EXPECT_EQ(raw.graph().initializer(0).raw_data().size(), 6912u);
+  EXPECT_EQ(raw.proto().SerializeAsString(), before);
+}
+
+TEST_F(OnnxModelFile, OutputIsByteIdentical) {
+  auto a = conv_model(8);
+  auto b = conv_model(8);
+  rx::save(a, dir_ / "a.onnx", {.external_data_threshold = 64, .external_data_file = "weights.bin"});
+  const auto first = read_all(dir_ / "a.onnx");
+  const auto first_data = read_all(dir_ / "weights.bin");
+  rx::save(b, dir_ / "a.onnx", {.external_data_threshold = 64, .external_data_file = "weights.bin"});
+  EXPECT_EQ(read_all(dir_ / "a.onnx"), first);
+  EXPECT_EQ(read_all(dir_ / "weights.bin"), first_data);
+}
+
+TEST_F(OnnxModelFile, AFailedSaveLeavesNoFileAndThePreviousOneIntact) {
+  auto m = conv_model(4);
+  rx::save(m, dir_ / "conv.onnx");
+  const auto previous = read_all(dir_ / "conv.onnx");
+
+  // A bigger model that cannot be written: the file size limit is below its size.
+  auto big = conv_model(512);
+  struct rlimit old {};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = old;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    rx::save(big, dir_ / "conv.onnx");
+  } catch (const retarget::error& e) {
+    message = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+
+  EXPECT_NE(message.find("cannot write"), std::string::npos) << message;
+  EXPECT_EQ(read_all(dir_ / "conv.onnx"), previous);
+  EXPECT_EQ(files(), std::vector<std::string>{"conv.onnx"});
+}
+
+TEST_F(OnnxModelFile, UnwritableFolderIsAnError) {
+  auto m = conv_model(1);
+  try {
+    rx::save(m, dir_ / "missing" / "conv.onnx");
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write"), std::string::npos);
+  }
+  EXPECT_TRUE(files().empty());
+}
+
+TEST_F(OnnxModelFile, LoadErrorsNameTheFile) {
+  std::ofstream(dir_ / "junk.onnx") << "this is not a model";
+  EXPECT_THROW(rx::load(dir_ / "junk.onnx"), retarget::error);
+  EXPECT_THROW(rx::load(dir_ / "nothing.onnx"), retarget::error);
+
+  auto m = conv_model(64);
+  rx::save(m, dir_ / "conv.onnx", {.external_data_threshold = 1024});
+  fs::remove(dir_ / "conv.onnx.data");
+  try {
+    rx::load(dir_ / "conv.onnx");
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("conv.onnx.data"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(OnnxModelFile, ExternalDataOutsideTheFolderIsRefused) {
+  auto m = conv_model(64);
+  auto* w = m.proto().mutable_graph()->mutable_initializer(0);
+  w->clear_raw_data();
+  w->set_data_location(::onnx::TensorProto::EXTERNAL);
+  auto* e = w->add_external_data();
+  e->set_key("location");
+  e->set_value("../../etc/passwd");
+  rx::save(m, dir_ / "evil.onnx");
+  try {
+    rx::load(dir_ / "evil.onnx");
+    FAIL() << "no error";
+  } catch (const retarget::error& err) {
+    EXPECT_NE(std::string(err.what()).find("outside the model's folder; refused"), std::string::npos);
+  }
+}
+
+}  // namespace
