@@ -28,6 +28,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -51,7 +52,7 @@ struct node_spec {
   std::vector<::onnx::AttributeProto> attributes;
   std::vector<std::string> outputs;  // names to give the outputs; empty: generated
   std::size_t output_count = 1;      // how many outputs, when no names are given
-  std::string name;                  // the node's name; empty: generated
+  std::string name;                  // the node's name, kept as given (empty: none)
   std::string doc_string;
 };
 
@@ -140,6 +141,13 @@ class graph_base {
   }
   value constant(empty_tensor e) { return constant(tensor::empty(e.type)); }
 
+  // Marks v as a graph output with a declared type, for when inference cannot tell the shape
+  // (graph outputs must have one): ONNX's checker verifies it against the inferred one.
+  void output(const value& v, std::string name, const ::onnx::TypeProto& declared) {
+    output(v, std::move(name));
+    *proto_.mutable_output(proto_.output_size() - 1)->mutable_type() = declared;
+  }
+
   // Marks v as a graph output, named `name` (v's own name when empty).
   void output(const value& v, std::string name = {}) {
     check_owned(v, "output");
@@ -186,8 +194,8 @@ class graph_base {
       node.add_input(in.name());
     }
     for (auto& a : spec.attributes) *node.add_attribute() = std::move(a);
-    return emit_node(std::move(node), std::move(spec.outputs), spec.output_count, std::move(spec.name),
-                     std::move(spec.doc_string));
+    return emit_node(std::move(node), std::move(spec.outputs), spec.output_count,
+                     std::optional<std::string>(std::move(spec.name)), std::move(spec.doc_string));
   }
 
   const ::onnx::GraphProto& proto() const noexcept { return proto_; }
@@ -228,7 +236,7 @@ class graph_base {
     a.write(*d.node.add_attribute());
   }
   std::vector<value> finish(draft&& d, std::size_t outputs) {
-    return emit_node(std::move(d.node), {}, outputs, {}, {});
+    return emit_node(std::move(d.node), {}, outputs, std::nullopt, {});
   }
 
  private:
@@ -348,7 +356,8 @@ class graph_base {
   }
 
   std::vector<value> emit_node(::onnx::NodeProto node, std::vector<std::string> output_names,
-                               std::size_t output_count, std::string node_name, std::string doc) {
+                               std::size_t output_count, std::optional<std::string> node_name,
+                               std::string doc) {
     // Names are only claimed once the node is accepted, so a rejected node leaves no trace.
     const std::size_t counter = root_->node_counter_;
     if (output_names.empty())
@@ -359,7 +368,9 @@ class graph_base {
         if (!n.empty() && root_->used_names_.count(n))
           throw error("retarget: duplicate value name '" + n + "' for a " + node.op_type() + " output");
     for (const auto& n : output_names) node.add_output(n);
-    node.set_name(node_name.empty() ? node.op_type() + "_" + std::to_string(counter) : std::move(node_name));
+    // g.op names its nodes; a node_spec keeps the name it was given, even none.
+    if (!node_name) node.set_name(node.op_type() + "_" + std::to_string(counter));
+    else if (!node_name->empty()) node.set_name(std::move(*node_name));
     if (!doc.empty()) node.set_doc_string(std::move(doc));
 
     const int version = domain_version(node.domain());
