@@ -178,8 +178,8 @@ TEST(OnnxGraph, ValuesNamesAndOpsetAreChecked) {
   auto foreign = other.input("y", dtype::f32, {1});
   EXPECT_EQ(error_of([&] { g.op("Add", x, foreign); }), "retarget: Add input 'y' is a value of another graph");
   EXPECT_EQ(error_of([&] { g.input("x", dtype::f32, {1}); }), "retarget: duplicate value name 'x' for a graph input");
-  EXPECT_EQ(error_of([] { rx::graph bad(18); }), "retarget: opset 18 is out of range: retarget emits opsets 7 to 17");
-  EXPECT_EQ(error_of([] { rx::graph bad(6); }), "retarget: opset 6 is out of range: retarget emits opsets 7 to 17");
+  EXPECT_EQ(error_of([] { rx::graph bad(18); }), "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
+  EXPECT_EQ(error_of([] { rx::graph bad(0); }), "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
 }
 
 TEST(OnnxGraph, RuntimeNodeSpecsKeepTheirNames) {

@@ -40,7 +40,9 @@
 
 namespace retarget::onnx {
 
-inline constexpr int min_opset = 7;
+// The opsets the ONNX library knows. Exports choose among 7 to 17 (trace/export.hpp); a
+// converter that rebuilds an older model node by node may go lower.
+inline constexpr int min_opset = 1;
 inline constexpr int max_opset = 17;
 inline constexpr int default_opset = 17;
 
@@ -99,6 +101,15 @@ class graph_base {
   }
 
   // ---- Values that are not node outputs ----
+
+  // A graph input of any type (a sequence, an optional, a map), as a converter reads it.
+  value input(std::string name, const ::onnx::TypeProto& type) {
+    claim_name(name, "graph input");
+    auto* info = proto_.add_input();
+    info->set_name(name);
+    *info->mutable_type() = type;
+    return add_value(std::move(name), info->type());
+  }
 
   value input(std::string name, dtype type, const std::vector<dim>& shape) {
     claim_name(name, "graph input");
