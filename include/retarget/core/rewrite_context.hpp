@@ -215,6 +215,12 @@ class rewrite_context {
   Env env_;
 };
 
+// Whether T is the context a rewrite receives: lets generic origins tell it from arguments.
+template <class T>
+inline constexpr bool is_rewrite_context_v = false;
+template <class F, class B, class Slots, class Env>
+inline constexpr bool is_rewrite_context_v<rewrite_context<F, B, Slots, Env>> = true;
+
 namespace detail {
 
 template <class F, class B, class Slots, class Env, class... A>

@@ -1,0 +1,78 @@
+// An export session: the graph being traced into, the deploy config the caller supplied,
+// and the log of the rewrites that fired. One per export, so exports share no state.
+#ifndef RETARGET_TRACE_SESSION_HPP
+#define RETARGET_TRACE_SESSION_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/detail/type_name.hpp>
+#include <retarget/core/rewrite_env.hpp>
+#include <retarget/core/rewrite_log.hpp>
+#include <retarget/onnx/graph.hpp>
+
+#include <string>
+#include <typeinfo>
+#include <unordered_map>
+
+namespace retarget::trace {
+
+// The deploy config, whatever its type: rewrites ask for the type they expect.
+//   const auto& c = ctx.cfg().as<my_config>();
+class config_ref {
+ public:
+  config_ref() = default;
+  template <class T>
+  explicit config_ref(const T& config) : object_(&config), type_(&typeid(T)) {}
+
+  bool empty() const noexcept { return object_ == nullptr; }
+  template <class T>
+  bool holds() const noexcept {
+    return type_ && *type_ == typeid(T);
+  }
+  template <class T>
+  const T& as() const {
+    if (!holds<T>())
+      throw error("retarget: the deploy config is " + std::string(type_ ? type_->name() : "absent") +
+                  ", not the " + std::string(retarget::detail::type_name<T>()) + " a rewrite asked for");
+    return *static_cast<const T*>(object_);
+  }
+
+ private:
+  const void* object_ = nullptr;
+  const std::type_info* type_ = nullptr;
+};
+
+using env = rewrite_env<config_ref, rewrite_log>;
+
+class session {
+ public:
+  explicit session(int opset, config_ref config) : graph_(opset), config_(config) {}
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+
+  onnx::graph& graph() noexcept { return graph_; }
+  const config_ref& config() const noexcept { return config_; }
+  rewrite_log& log() noexcept { return log_; }
+  env environment() noexcept { return env(config_, &log_); }
+
+  // The initializer of a parameter, made once however often the parameter is used.
+  onnx::value parameter(const void* key, const std::string& name, const onnx::tensor& data) {
+    if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
+    std::string unique = name.empty() ? "param_" + std::to_string(parameters_.size()) : name;
+    for (int k = 1; names_.count(unique); ++k) unique = name + "_" + std::to_string(k);
+    names_.insert(unique);
+    const auto v = graph_.initializer(unique, data);
+    parameters_.emplace(key, v);
+    return v;
+  }
+
+ private:
+  onnx::graph graph_;
+  config_ref config_;
+  rewrite_log log_;
+  std::unordered_map<const void*, onnx::value> parameters_;
+  std::unordered_set<std::string> names_;
+};
+
+}  // namespace retarget::trace
+
+#endif  // RETARGET_TRACE_SESSION_HPP
