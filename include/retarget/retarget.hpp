@@ -4,5 +4,6 @@
 
 #include <retarget/core.hpp>
 #include <retarget/onnx.hpp>
+#include <retarget/trace.hpp>
 
 #endif  // RETARGET_RETARGET_HPP

@@ -1,0 +1,127 @@
+// export_onnx: traces a model for a backend into a checked ONNX model, with the report of
+// the rewrites that fired, which the model's metadata records too.
+//
+//   auto result = retarget::export_onnx<retarget::backends::tensorrt>(
+//       model, {{"input", onnx::dtype::f32, {1, 3, "height", "width"}}}, cfg,
+//       {.output_names = {"output"}});
+//   onnx::save(result.model, "srcnn.onnx");
+#ifndef RETARGET_TRACE_EXPORT_HPP
+#define RETARGET_TRACE_EXPORT_HPP
+
+#include <retarget/core/backend.hpp>
+#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/rewrite_env.hpp>
+#include <retarget/onnx/model.hpp>
+#include <retarget/trace/session.hpp>
+#include <retarget/trace/tensor.hpp>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace retarget {
+
+struct input_spec {
+  std::string name;
+  onnx::dtype dtype = onnx::dtype::f32;
+  std::vector<onnx::dim> shape;  // static sizes or named dynamic dims ({1, 3, "height", "width"})
+};
+
+struct export_options {
+  int opset = onnx::default_opset;                  // 7 to 17
+  std::vector<std::string> output_names = {};       // default: output, output_1, ...
+  std::vector<std::pair<std::string, std::string>> metadata = {};
+};
+
+struct export_result {
+  onnx::model model;
+  rewrite_log report;
+};
+
+// "function repeat: tensorrt rewrite, 2 calls; ..." — what the model's metadata records.
+inline std::string to_string(const rewrite_log& log) {
+  std::string out;
+  for (const auto& r : log.records()) {
+    if (!out.empty()) out += "; ";
+    out += std::string(to_string(r.kind)) + " " + std::string(r.target) + ": " + std::string(r.rewrite) +
+           " rewrite, " + std::to_string(r.count) + (r.count == 1 ? " call" : " calls");
+  }
+  return out;
+}
+
+namespace detail {
+
+template <class B>
+void collect_outputs(const trace::tensor<B>& t, std::vector<onnx::value>& out) {
+  out.push_back(t.value());
+}
+template <class T>
+void collect_outputs(const T& many, std::vector<onnx::value>& out) {
+  if constexpr (requires { std::tuple_size<T>::value; })
+    std::apply([&](const auto&... t) { (collect_outputs(t, out), ...); }, many);
+  else
+    for (const auto& t : many) collect_outputs(t, out);
+}
+
+}  // namespace detail
+
+template <Backend B, class Model, std::size_t N, class Config = no_config>
+export_result export_onnx(const Model& model, const input_spec (&inputs)[N], const Config& cfg = {},
+                          const export_options& options = {}) {
+  if (options.opset < 7 || options.opset > onnx::max_opset)
+    throw error("retarget: export opset " + std::to_string(options.opset) + " is out of range: 7 to " +
+                std::to_string(onnx::max_opset));
+  trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{} : trace::config_ref(cfg));
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (inputs[i].name == inputs[j].name) throw error("retarget: input name '" + inputs[i].name + "' is used twice");
+  std::array<trace::tensor<B>, N> traced;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (inputs[i].name.empty()) throw error("retarget: input " + std::to_string(i) + " has no name");
+    traced[i] = trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
+  }
+  const auto result = std::apply([&](const auto&... t) { return model(t...); }, traced);
+
+  std::vector<onnx::value> outputs;
+  detail::collect_outputs(result, outputs);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string name = i < options.output_names.size() ? options.output_names[i]
+                             : i == 0                        ? "output"
+                                                             : "output_" + std::to_string(i);
+    s.graph().output(outputs[i], name);
+  }
+  onnx::model_info info;
+  info.metadata = options.metadata;
+  info.metadata.emplace_back("retarget:backend", std::string(B::name));
+  info.metadata.emplace_back("retarget:rewrites", to_string(s.log()));
+  export_result out{onnx::make_model(std::move(s.graph()), std::move(info)), s.log()};
+  return out;
+}
+
+// The backend named at run time (from a config), among a compile-time list of backends.
+template <class Backends, class Model, std::size_t N, class Config = no_config>
+export_result export_onnx(std::string_view backend, const Model& model, const input_spec (&inputs)[N],
+                          const Config& cfg = {}, const export_options& options = {}) {
+  std::optional<export_result> result;
+  std::vector<std::string_view> names;
+  boost::mp11::mp_for_each<Backends>([&](auto tag) {
+    using B = decltype(tag);
+    names.push_back(B::name);
+    if (!result && B::name == backend) result.emplace(export_onnx<B>(model, inputs, cfg, options));
+  });
+  if (!result)
+    throw error("retarget: unknown backend '" + std::string(backend) + "' (closest: " +
+                retarget::detail::join_names(retarget::detail::closest_names(backend, names)) + ")");
+  return std::move(*result);
+}
+
+}  // namespace retarget
+
+#endif  // RETARGET_TRACE_EXPORT_HPP
