@@ -134,6 +134,33 @@ TEST(OnnxGraph, SubgraphAttributesSeeOuterValues) {
   EXPECT_NO_THROW(m.check());
 }
 
+TEST(OnnxGraph, OpsDefinedByFunctionsAreInferredThroughTheirBodies) {
+  rx::graph g(13);
+  auto x = g.input("x", dtype::f32, {2, 3, 4, 4});
+  EXPECT_EQ(g.op("MeanVarianceNormalization", x).static_shape(), (std::vector<std::int64_t>{2, 3, 4, 4}));
+  EXPECT_EQ(g.op("GreaterOrEqual", x, x).dtype(), dtype::boolean);
+}
+
+TEST(OnnxGraph, DomainsUsedOnlyInSubgraphsAreImported) {
+  rx::graph g(17);
+  auto flag = g.input("flag", dtype::boolean, {});
+  auto keys = g.input("keys", dtype::string, {2});
+  auto then_branch = g.subgraph("then");
+  then_branch.output(then_branch.op("ai.onnx.ml::LabelEncoder", keys, "keys_strings"_s = {"a", "b"},
+                                    "values_int64s"_i = {1, 2}));
+  auto else_branch = g.subgraph("else");
+  else_branch.output(else_branch.op("ai.onnx.ml::LabelEncoder", keys, "keys_strings"_s = {"a", "b"},
+                                    "values_int64s"_i = {2, 1}));
+  auto y = g.op("If", flag, "then_branch"_g = then_branch, "else_branch"_g = else_branch);
+  EXPECT_EQ(y.dtype(), dtype::i64);
+  g.output(y, "y");
+  auto m = rx::make_model(std::move(g));
+  EXPECT_TRUE(m.opset("ai.onnx.ml").has_value());
+  EXPECT_NO_THROW(m.check());
+  // The branches are emitted as they were built: inference added nothing to them.
+  EXPECT_EQ(m.graph().node(0).attribute(0).g().value_info_size(), 0);
+}
+
 TEST(OnnxGraph, RuntimeNamesAreCheckedAtEmission) {
   rx::graph g(17);
   auto x = g.input("x", dtype::f32, {1, 3, 8, 8});

@@ -49,7 +49,7 @@ inline constexpr int default_opset = 17;
 // A node described at run time: for converters that read nodes from a file.
 struct node_spec {
   std::string op_type;
-  std::string domain;
+  std::optional<std::string> domain;  // kept as given: an explicit "" stays in the node
   std::vector<value> inputs;  // an invalid value() is an absent optional input
   std::vector<::onnx::AttributeProto> attributes;
   std::vector<std::string> outputs;  // names to give the outputs; empty: generated
@@ -195,7 +195,7 @@ class graph_base {
   std::vector<value> emit(node_spec spec) {
     ::onnx::NodeProto node;
     node.set_op_type(spec.op_type);
-    if (!spec.domain.empty()) node.set_domain(spec.domain);
+    if (spec.domain) node.set_domain(*spec.domain);
     for (const auto& in : spec.inputs) {
       if (!in.valid()) {
         node.add_input("");
@@ -360,10 +360,25 @@ class graph_base {
     return std::to_string(lo) + " to " + std::to_string(hi);
   }
 
+  // Every domain a node could use: for inference inside subgraphs, which may use domains the
+  // graph's own nodes do not.
   std::unordered_map<std::string, int> import_map() const {
     std::unordered_map<std::string, int> out;
-    for (const auto& [d, v] : opset_imports()) out[d] = v;
+    for (const auto& [d, v] : root_->domain_versions_) out[d] = v;
+    for (const char* d : {"ai.onnx.ml", "ai.onnx.preview.training"})
+      if (!out.count(d)) out[d] = domain_version(d);
     return out;
+  }
+
+  // The domains of a node and of the nodes of its subgraphs, for the opset imports.
+  void note_domains(const ::onnx::NodeProto& node) {
+    if (!node.domain().empty() && node.domain() != "ai.onnx") root_->used_domains_.insert(node.domain());
+    for (const auto& a : node.attribute()) {
+      if (a.has_g())
+        for (const auto& n : a.g().node()) note_domains(n);
+      for (const auto& g : a.graphs())
+        for (const auto& n : g.node()) note_domains(n);
+    }
   }
 
   std::vector<value> emit_node(::onnx::NodeProto node, std::vector<std::string> output_names,
@@ -401,9 +416,19 @@ class graph_base {
       ::onnx::shape_inference::GraphInferenceContext graph_context(types_, imports, &root_->symbols_, {},
                                                                    ::onnx::OpSchemaRegistry::Instance(),
                                                                    &root_->generated_shapes_);
-      ::onnx::shape_inference::InferenceContextImpl ctx(node, types_, data_, {}, &root_->generated_shapes_,
-                                                        &graph_context);
-      schema->GetTypeAndShapeInferenceFunction()(ctx);
+      // ONNX infers If/Loop/Scan bodies in place; the node keeps its bodies as they were given.
+      const bool has_subgraphs = std::any_of(node.attribute().begin(), node.attribute().end(), [](const auto& a) {
+        return a.has_g() || a.graphs_size() > 0;
+      });
+      ::onnx::NodeProto scratch;
+      if (has_subgraphs) scratch = node;
+      ::onnx::shape_inference::InferenceContextImpl ctx(has_subgraphs ? scratch : node, types_, data_, {},
+                                                        &root_->generated_shapes_, &graph_context);
+      if (schema->has_type_and_shape_inference_function())
+        schema->GetTypeAndShapeInferenceFunction()(ctx);
+      else if (schema->HasFunction())  // an op defined by a function body: infer through it
+        ::onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), ::onnx::OpSchemaRegistry::Instance(),
+                                                           ctx, {}, {}, &root_->symbols_, &root_->generated_shapes_);
       for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) inferred.push_back(*ctx.getOutputType(i));
       if (schema->has_data_propagation_function()) {
         ::onnx::shape_inference::DataPropagationContextImpl propagation(node, types_, data_, root_->generated_shapes_);
@@ -413,7 +438,7 @@ class graph_base {
       throw error(where(node, version) + ": shape inference failed: " + e.what());
     }
 
-    if (!node.domain().empty()) root_->used_domains_.insert(node.domain());
+    note_domains(node);
     ++root_->node_counter_;
     for (const auto& n : node.output())
       if (!n.empty()) root_->used_names_.insert(n);

@@ -1,0 +1,154 @@
+// Rewrites during export: a function rewrite for one backend applied only there, a default
+// rewrite, ctx.origin and ctx.next, a symbolic rewrite, and a report listing exactly what
+// fired; the rewritten exports still compute the same on ONNX Runtime.
+#include "support/ort.hpp"
+
+#include <retarget/retarget.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace bk = retarget::backends;
+namespace ops = retarget::ops;
+namespace rx = retarget::onnx;
+using retarget::trace::tensor;
+
+std::vector<std::string> op_sequence(const rx::model& m) {
+  std::vector<std::string> out;
+  for (const auto& n : m.graph().node())
+    if (n.op_type() != "Constant") out.push_back(n.op_type());
+  return out;
+}
+
+// Seed 000's model: a 1-D repeat.
+struct repeat_model : retarget::rewritable_module<repeat_model, "RepeatModel"> {
+  template <class B>
+  tensor<B> forward(const tensor<B>& x) const {
+    return ops::repeat(x, ops::ints{3});
+  }
+};
+
+// A model that squeezes with no dims given, for the symbolic rewrites.
+struct squeeze_model : retarget::rewritable_module<squeeze_model, "SqueezeModel"> {
+  template <class B>
+  tensor<B> forward(const tensor<B>& x) const {
+    return ops::squeeze(ops::relu(x));
+  }
+};
+
+}  // namespace
+
+// Seed 000's repeat_static: for tensorrt, a 1-D repeat goes through 2-D.
+template <>
+struct retarget::function_rewrite<ops::repeat_fn, bk::tensorrt> {
+  template <class B>
+  static tensor<B> call(const auto& ctx, const tensor<B>& x, const ops::ints& sizes) {
+    if (x.rank() == 1 && sizes.size() == 1)
+      return ops::squeeze(ctx.origin(ops::unsqueeze(x, std::int64_t{0}), ops::ints{1, sizes[0]}), ops::ints{0});
+    return ctx.origin(x, sizes);
+  }
+};
+
+// A default rewrite of relu, for every backend without its own: clamp at 0 from below; for
+// opencv_dnn, a rewrite that defers to it with ctx.next.
+template <>
+struct retarget::function_rewrite<ops::relu_fn> {
+  template <class B>
+  static tensor<B> call(const auto&, const tensor<B>& x) {
+    return ops::clamp(x, std::optional<double>(0.0));
+  }
+};
+template <>
+struct retarget::function_rewrite<ops::relu_fn, bk::opencv_dnn> {
+  template <class B>
+  static tensor<B> call(const auto& ctx, const tensor<B>& x) {
+    return ctx.next(x);
+  }
+};
+// tensorrt keeps the plain Relu: its rewrite calls the origin.
+template <>
+struct retarget::function_rewrite<ops::relu_fn, bk::tensorrt> {
+  template <class B>
+  static tensor<B> call(const auto& ctx, const tensor<B>& x) {
+    return ctx.origin(x);
+  }
+};
+
+// Seed 000's squeeze symbolic: with no dims, the axes of static size 1, explicitly.
+template <>
+struct retarget::symbolic_rewrite<retarget::symbolics::squeeze, bk::tensorrt> {
+  static rx::value call(const auto& ctx, rx::graph& g, const rx::value& x,
+                        const std::optional<ops::ints>& dims = std::nullopt) {
+    if (dims) return ctx.origin(g, x, dims);
+    ops::ints axes;
+    const auto shape = x.shape();
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      if (shape[i].is_static() && shape[i].size == 1) axes.push_back(static_cast<std::int64_t>(i));
+    return ctx.origin(g, x, std::optional(axes));
+  }
+};
+
+namespace {
+
+TEST(ExportRewrites, FunctionRewriteAppliesToItsBackendOnly) {
+  const repeat_model model;
+  auto trt = retarget::export_onnx<bk::tensorrt>(model, {{"x", rx::dtype::f32, {5}}});
+  auto ort = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {5}}});
+  EXPECT_EQ(op_sequence(trt.model), (std::vector<std::string>{"Unsqueeze", "Tile", "Squeeze"}));
+  EXPECT_EQ(op_sequence(ort.model), std::vector<std::string>{"Tile"});
+  // The repeat rewrite squeezes, and tensorrt's squeeze symbolic rewrite fires for it.
+  EXPECT_EQ(trt.model.metadata("retarget:rewrites"),
+            "function repeat: tensorrt rewrite, 1 call; symbolic squeeze: tensorrt rewrite, 1 call");
+  EXPECT_EQ(ort.model.metadata("retarget:rewrites"), "");
+  EXPECT_NO_THROW(trt.model.check());
+
+  // tensorrt10 reaches tensorrt's rewrite through its fallback chain.
+  auto trt10 = retarget::export_onnx<bk::tensorrt10>(model, {{"x", rx::dtype::f32, {5}}});
+  EXPECT_EQ(trt10.report.records().at(0).backend, "tensorrt10");
+  EXPECT_EQ(trt10.report.records().at(0).rewrite, "tensorrt");
+}
+
+TEST(ExportRewrites, RewrittenAndPlainExportsComputeTheSame) {
+  const repeat_model model;
+  auto trt = retarget::export_onnx<bk::tensorrt>(model, {{"x", rx::dtype::f32, {5}}});
+  auto ort = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {5}}});
+  const auto dir = std::filesystem::temp_directory_path() / ("retarget-rewrite-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  rx::tensor x = rx::tensor::of<float>({1, 2, 3, 4, 5}, {5});
+  {
+    std::ofstream f(dir / "x.pb", std::ios::binary);
+    x.proto().SerializeToOstream(&f);
+  }
+  const auto a = ort::run(trt.model, dir / "trt", {{"x", dir / "x.pb"}}).at("output");
+  const auto b = ort::run(ort.model, dir / "ort", {{"x", dir / "x.pb"}}).at("output");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(a.dims(), rx::dims_t{15});
+  EXPECT_EQ(ort::max_abs_error(a, b), 0.0);
+}
+
+TEST(ExportRewrites, DefaultRewriteNextAndOriginAreReportedExactly) {
+  const squeeze_model model;
+  const auto ops_of = [&]<class B>(B) {
+    return retarget::export_onnx<B>(model, {{"x", rx::dtype::f32, {1, 3, 1, 4}}});
+  };
+  auto ort = ops_of(bk::onnxruntime{});
+  auto cv = ops_of(bk::opencv_dnn{});
+  auto trt = ops_of(bk::tensorrt{});
+  EXPECT_EQ(op_sequence(ort.model), (std::vector<std::string>{"Clip", "Squeeze"}));  // the default
+  EXPECT_EQ(op_sequence(cv.model), (std::vector<std::string>{"Clip", "Squeeze"}));   // next → default
+  EXPECT_EQ(op_sequence(trt.model), (std::vector<std::string>{"Relu", "Squeeze"}));  // origin
+  EXPECT_EQ(ort.model.metadata("retarget:rewrites"), "function relu: default rewrite, 1 call");
+  EXPECT_EQ(cv.model.metadata("retarget:rewrites"),
+            "function relu: opencv_dnn rewrite, 1 call; function relu: default rewrite, 1 call");
+  EXPECT_EQ(trt.model.metadata("retarget:rewrites"),
+            "function relu: tensorrt rewrite, 1 call; symbolic squeeze: tensorrt rewrite, 1 call");
+  // The symbolic rewrite gave Squeeze its axes explicitly: [0, 2].
+  const auto& squeeze = trt.model.graph().node(trt.model.graph().node_size() - 1);
+  EXPECT_EQ(squeeze.input_size(), 2);
+  EXPECT_EQ(squeeze.input_size(), 2);
+  for (const auto* m : {&ort.model, &cv.model, &trt.model}) EXPECT_NO_THROW(m->check());
+  EXPECT_EQ(trt.model.graph().output(0).type().tensor_type().shape().dim_size(), 2);
+}
+
+}  // namespace
