@@ -10,9 +10,11 @@
 namespace {
 
 namespace bk = retarget::backends;
+namespace nn = retarget::nn;
 namespace ops = retarget::ops;
 namespace rx = retarget::onnx;
 using retarget::trace::tensor;
+using T = tensor<bk::onnxruntime>;
 
 std::vector<std::string> op_sequence(const rx::model& m) {
   std::vector<std::string> out;
@@ -149,6 +151,54 @@ TEST(ExportRewrites, DefaultRewriteNextAndOriginAreReportedExactly) {
   EXPECT_EQ(squeeze.input_size(), 2);
   for (const auto* m : {&ort.model, &cv.model, &trt.model}) EXPECT_NO_THROW(m->check());
   EXPECT_EQ(trt.model.graph().output(0).type().tensor_type().shape().dim_size(), 2);
+}
+
+}  // namespace
+
+namespace {
+
+// Modules of the library in a Sequential, and size queries: static when known, a Shape
+// node when not.
+TEST(ExportModules, SequentialOfLibraryModulesExportsAndChecks) {
+  const nn::Sequential model(nn::Conv2d("conv", 3, 8, {3, 3}, {.padding = {1}}), nn::BatchNorm2d("bn", 8), nn::SiLU{},
+                             nn::MaxPool2d({.kernel_size = {2}}), nn::Dropout{}, nn::ConvTranspose2d("up", 8, 4, {2, 2}, {.stride = {2}}),
+                             nn::LeakyReLU(0.1), nn::AvgPool2d({.kernel_size = {2}}), nn::Hardswish{});
+  auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"batch", 3, 16, 16}}});
+  EXPECT_NO_THROW(result.model.check());
+  EXPECT_EQ(op_sequence(result.model), (std::vector<std::string>{"Conv", "BatchNormalization", "Sigmoid", "Mul", "MaxPool",
+                                                                  "ConvTranspose", "LeakyRelu", "AveragePool", "HardSwish"}));
+  const auto& out = result.model.graph().output(0).type().tensor_type().shape();
+  EXPECT_EQ(out.dim(0).dim_param(), "batch");
+  EXPECT_EQ(out.dim(1).dim_value(), 4);
+  EXPECT_EQ(out.dim(3).dim_value(), 8);
+  EXPECT_EQ(result.model.graph().initializer_size(), 8);  // conv w, b; bn w, b, mean, var; up w, b
+}
+
+TEST(ExportModules, SizeIsStaticWhenKnownAndAShapeNodeWhenNot) {
+  const auto model = [](const T& x) {
+    const auto channels = ops::size(x, 1);
+    const auto batch = ops::size(x, 0);
+    EXPECT_EQ(std::get<std::int64_t>(channels), 3);
+    EXPECT_TRUE(std::holds_alternative<T>(batch));
+    return std::get<T>(batch);
+  };
+  auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"n", 3}}});
+  EXPECT_NO_THROW(result.model.check());
+  EXPECT_EQ(op_sequence(result.model), (std::vector<std::string>{"Shape", "Gather"}));
+  EXPECT_EQ(result.model.graph().output(0).type().tensor_type().elem_type(), ::onnx::TensorProto::INT64);
+}
+
+TEST(ExportModules, BadInputsAreRefused) {
+  const auto model = [](const T& a, const T& b) { return a + b; };
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"x", rx::dtype::f32, {2}}}),
+               retarget::error);
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}}),
+               retarget::error);
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {3}}}),
+               retarget::error);  // shapes that do not broadcast
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}},
+                                                      retarget::no_config{}, {.opset = 6}),
+               retarget::error);
 }
 
 }  // namespace
