@@ -117,6 +117,15 @@ TEST(Srcnn, DefaultBackendMatchesTorchOpsAndPytorchOnOnnxRuntime) {
   EXPECT_LE(max_error_on_ort(result.model, "static", "output_bicubic.pb"), 1e-4);
 }
 
+TEST(Srcnn, TheDefaultBackendItselfExportsTheSame) {
+  const srcnn model;
+  auto result = retarget::export_onnx<retarget::default_backend>(model, {{"input", rx::dtype::f32, {1, 3, 16, 16}}});
+  EXPECT_NO_THROW(result.model.check());
+  EXPECT_EQ(result.model.metadata("retarget:backend"), "default");
+  EXPECT_EQ(op_sequence(result.model), torch_ops("torch_ops_bicubic.txt"));
+  EXPECT_LE(max_error_on_ort(result.model, "default", "output_bicubic.pb"), 1e-4);
+}
+
 TEST(Srcnn, NamedDynamicHeightAndWidth) {
   const srcnn model;
   auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"input", rx::dtype::f32, {1, 3, "height", "width"}}},
