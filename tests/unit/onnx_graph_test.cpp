@@ -228,6 +228,17 @@ TEST(OnnxGraph, RuntimeNodeSpecsKeepTheirNames) {
   EXPECT_EQ(g.find("activated"), outs[0]);
 }
 
+TEST(OnnxGraph, AnInputGivenOutUnderAnotherNameGoesThroughIdentity) {
+  rx::graph g;
+  auto x = g.input("x", dtype::f32, {2});
+  g.output(x, "y");
+  ASSERT_EQ(g.node_count(), 1u);
+  EXPECT_EQ(g.proto().node(0).op_type(), "Identity");
+  EXPECT_EQ(g.proto().node(0).output(0), "y");
+  EXPECT_EQ(g.proto().output(0).name(), "y");
+  EXPECT_NO_THROW(rx::make_model(std::move(g)).check());
+}
+
 TEST(OnnxModel, RecordsProducerMetadataAndIrVersion) {
   rx::graph g(11);
   auto x = g.input("x", dtype::f32, {1});

@@ -141,14 +141,10 @@ class graph_base {
 
   // A Constant node holding the tensor.
   value constant(tensor t) {
-    node_spec spec;
-    spec.op_type = "Constant";
-    ::onnx::AttributeProto a;
-    a.set_name("value");
-    a.set_type(::onnx::AttributeProto::TENSOR);
-    *a.mutable_t() = std::move(t.proto());
-    spec.attributes.push_back(std::move(a));
-    return emit(std::move(spec)).front();
+    using namespace retarget::literals;
+    auto d = start("", "Constant");
+    add_argument(d, "value"_t = std::move(t));
+    return finish(std::move(d), 1).front();
   }
   value constant(empty_tensor e) { return constant(tensor::empty(e.type)); }
 
@@ -168,11 +164,10 @@ class graph_base {
           !root_->used_names_.count(name)) {
         rename(v, name);
       } else {
-        node_spec spec;
-        spec.op_type = "Identity";
-        spec.inputs = {v};
-        spec.outputs = {name};
-        out = emit(std::move(spec)).front();
+        // An input or a value already given out under its own name is copied under the new one.
+        auto d = start("", "Identity");
+        add_argument(d, v);
+        out = emit_node(std::move(d.node), {name}, 1, std::nullopt, {}).front();
       }
     }
     output_names_.insert(out.name());

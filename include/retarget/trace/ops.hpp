@@ -287,10 +287,7 @@ struct layer_norm : symbolic_op<layer_norm, "layer_norm"> {
     // Before opset 17: (x - mean) / sqrt(var + eps) * w + b.
     ints axes;
     for (std::int64_t a = axis; a < 0; ++a) axes.push_back(a);
-    const auto mean = [&](const value& v) {
-      return g.opset() >= 18 ? g.op(runtime_op("ReduceMean"), v, h::ints_constant(g, axes))
-                             : g.op("ReduceMean", v, "axes"_i = axes);
-    };
+    const auto mean = [&](const value& v) { return g.op("ReduceMean", v, "axes"_i = axes); };
     const auto centered = g.op("Sub", x, mean(x));
     const auto var = mean(g.op("Mul", centered, centered));
     auto y = g.op("Div", centered, g.op("Sqrt", g.op("Add", var, h::scalar_like(g, x, eps))));
