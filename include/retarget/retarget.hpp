@@ -5,5 +5,6 @@
 #include <retarget/core.hpp>
 #include <retarget/onnx.hpp>
 #include <retarget/trace.hpp>
+#include <retarget/backend.hpp>
 
 #endif  // RETARGET_RETARGET_HPP

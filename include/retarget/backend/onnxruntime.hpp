@@ -1,0 +1,146 @@
+// The onnxruntime backend: ONNX Runtime 1.30 through its official Node.js binding
+// (onnxruntime-node). The wrapper keeps one worker process per model alive and exchanges
+// TensorProto messages with it over pipes.
+#ifndef RETARGET_BACKEND_ONNXRUNTIME_HPP
+#define RETARGET_BACKEND_ONNXRUNTIME_HPP
+
+#include <retarget/backend/detail/worker_process.hpp>
+#include <retarget/backend/manager.hpp>
+#include <retarget/backend/param.hpp>
+#include <retarget/core/backend.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+namespace retarget::backend {
+
+struct onnxruntime_param {
+  field<std::string, "The working directory: where the model files go."> work_dir{"."};
+  file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{"end2end"};
+  field<std::string, "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
+                     "empty: $RETARGET_ORT_DIR">
+      runtime_dir;
+};
+
+BOOST_DESCRIBE_STRUCT(onnxruntime_param, (), (work_dir, file_name, runtime_dir))
+
+class onnxruntime_wrapper {
+ public:
+  onnxruntime_wrapper(const std::filesystem::path& model, const std::filesystem::path& runtime_dir)
+      : log_(std::filesystem::temp_directory_path() /
+             ("retarget-ort-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) + ".log")),
+        process_(std::make_unique<detail::worker_process>(
+            std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string()}, log_.string())) {
+    if (!process_->read_bytes(version_)) fail("did not start");
+  }
+  onnxruntime_wrapper(onnxruntime_wrapper&&) noexcept = default;
+  ~onnxruntime_wrapper() {
+    process_.reset();
+    std::error_code ec;
+    if (!log_.empty()) std::filesystem::remove(log_, ec);
+  }
+
+  // "onnxruntime 1.30.0", as the worker reports it.
+  const std::string& version() const noexcept { return version_; }
+
+  tensor_map run(const tensor_map& inputs) {
+    process_->write_u32(static_cast<std::uint32_t>(inputs.size()));
+    for (const auto& [name, t] : inputs) {
+      process_->write_bytes(name);
+      process_->write_bytes(t.proto().SerializeAsString());
+    }
+    std::uint8_t ok = 0;
+    if (!process_->read(&ok, 1)) fail("stopped");
+    if (!ok) {
+      std::string message;
+      process_->read_bytes(message);
+      throw error("retarget: onnxruntime: " + message);
+    }
+    std::uint32_t count = 0;
+    if (!process_->read_u32(count)) fail("stopped");
+    tensor_map out;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      std::string name, bytes;
+      if (!process_->read_bytes(name) || !process_->read_bytes(bytes)) fail("stopped");
+      ::onnx::TensorProto proto;
+      if (!proto.ParseFromString(bytes)) throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
+      out.emplace(name, onnx::tensor(std::move(proto)));
+    }
+    return out;
+  }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  [[noreturn]] void fail(const char* what) {
+    std::ifstream in(log_);
+    throw error(std::string("retarget: the onnxruntime worker ") + what + ": " +
+                std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+
+  std::filesystem::path log_;
+  std::unique_ptr<detail::worker_process> process_;
+  std::string version_;
+};
+
+struct onnxruntime_manager {
+  using backend = backends::onnxruntime;
+  using param = onnxruntime_param;
+
+  static std::filesystem::path runtime_dir(const param& p = {}) {
+    if (!p.runtime_dir->empty()) return *p.runtime_dir;
+    const char* env = std::getenv("RETARGET_ORT_DIR");
+    return env ? env : "";
+  }
+  static std::string installed_version(const param& p = {}) {
+    std::ifstream in(runtime_dir(p) / "node_modules/onnxruntime-node/package.json");
+    const std::string json(std::istreambuf_iterator<char>(in), {});
+    if (json.empty()) return {};
+    const auto parsed = boost::json::parse(json);
+    return std::string(parsed.at("version").as_string());
+  }
+
+  static bool is_available() { return !find_program("node").empty() && !installed_version().empty(); }
+  static std::string version() {
+    const auto v = installed_version();
+    return v.empty() ? "not installed" : "onnxruntime-node " + v;
+  }
+  static std::string check_env() {
+    std::string out = "node: ";
+    const auto node = find_program("node");
+    out += node.empty() ? "not found on PATH" : node.string();
+    out += "\nworker folder: ";
+    const auto dir = runtime_dir();
+    out += dir.empty() ? "not set (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
+    out += "\nonnxruntime-node: ";
+    const auto v = installed_version();
+    out += v.empty() ? "not installed there (npm install --ignore-scripts onnxruntime-node@1.30.0)" : v;
+    return out;
+  }
+  static file_list model_files(const param& p) { return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()}; }
+  // ONNX Runtime runs the ONNX file itself: it is copied into place.
+  static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+    const auto target = model_files(p).front();
+    std::filesystem::create_directories(target.parent_path());
+    std::error_code same;
+    if (!std::filesystem::equivalent(onnx_file, target, same))
+      std::filesystem::copy_file(onnx_file, target, std::filesystem::copy_options::overwrite_existing);
+    return {target};
+  }
+  static onnxruntime_wrapper build_wrapper(const file_list& files, const param& p) {
+    if (files.empty()) throw error("retarget: onnxruntime needs the model file");
+    if (runtime_dir(p).empty()) throw error("retarget: onnxruntime: " + check_env());
+    return onnxruntime_wrapper(files.front(), runtime_dir(p));
+  }
+  static param param_from_config(const boost::json::value& j, const std::string& where) { return from_json<param>(j, where); }
+};
+
+}  // namespace retarget::backend
+
+#endif  // RETARGET_BACKEND_ONNXRUNTIME_HPP

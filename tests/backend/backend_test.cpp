@@ -1,0 +1,126 @@
+// Backend managers: params from options and JSON, the onnxruntime backend running the SRCNN
+// tutorial in its worker process, and tensorrt telling honestly that it is absent.
+#include "support/ort.hpp"
+
+#include <retarget/retarget.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace {
+
+namespace bk = retarget::backends;
+namespace nn = retarget::nn;
+namespace rb = retarget::backend;
+namespace rx = retarget::onnx;
+namespace fs = std::filesystem;
+using retarget::trace::tensor;
+
+const auto data = ort::source_dir() / "tests/data/srcnn";
+
+struct srcnn : retarget::rewritable_module<srcnn, "SRCNN"> {
+  nn::Upsample img_upsampler{{.scale_factor = {3}, .mode = "bicubic"}};
+  nn::Conv2d conv1{"conv1", 3, 64, {9, 9}, {.padding = {4}}};
+  nn::Conv2d conv2{"conv2", 64, 32, {1, 1}};
+  nn::Conv2d conv3{"conv3", 32, 3, {5, 5}, {.padding = {2}}};
+  nn::ReLU relu;
+  srcnn() {
+    for (auto* c : {&conv1, &conv2, &conv3}) {
+      c->weight.load(data / (c->weight.name() + ".pb"));
+      c->bias->load(data / (c->bias->name() + ".pb"));
+    }
+  }
+  template <class B>
+  tensor<B> forward(const tensor<B>& x) const {
+    return conv3(relu(conv2(relu(conv1(img_upsampler(x))))));
+  }
+};
+
+class Backends : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("RETARGET_ORT_DIR", (ort::source_dir() / "tools/ort").c_str(), 0);
+    dir_ = fs::temp_directory_path() / ("retarget-backend-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
+  const auto p = rb::parse_options<rb::tensorrt_param>({"--work-dir", "/w", "--fp16", "true"});
+  EXPECT_EQ(*p.work_dir, "/w");
+  EXPECT_TRUE(*p.fp16);
+  EXPECT_EQ(p.file_name.resolved(), "end2end.engine");
+  EXPECT_EQ(*p.workspace_mib, 1024);
+  const auto q = rb::tensorrt_manager::param_from_config(
+      boost::json::parse(R"({"type": "tensorrt", "file_name": "srcnn.plan", "workspace_mib": 64})"), "cfg.json: backend_config");
+  EXPECT_EQ(q.file_name.resolved(), "srcnn.plan");
+  EXPECT_EQ(*q.workspace_mib, 64);
+  try {
+    rb::tensorrt_manager::param_from_config(boost::json::parse(R"({"fp16": 1})"), "cfg.json: backend_config");
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()), "retarget: cfg.json: backend_config.fp16 must be a boolean, not an integer");
+  }
+  EXPECT_NE(rb::options_help<rb::tensorrt_param>().find("--workspace-mib INT"), std::string::npos);
+}
+
+TEST_F(Backends, ManagersAreFoundByName) {
+  EXPECT_EQ(rb::builtin_managers::visit("tensorrt", [](auto m) { return std::string(decltype(m)::backend::name); }),
+            "tensorrt");
+  EXPECT_THROW(rb::builtin_managers::visit("tensorrtt", [](auto) { return 0; }), retarget::error);
+}
+
+TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
+  if (!rb::onnxruntime_manager::is_available()) GTEST_SKIP() << rb::onnxruntime_manager::check_env();
+  const srcnn model;
+  auto exported = retarget::export_onnx<bk::onnxruntime>(model, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}});
+  rx::save(exported.model, dir_ / "srcnn.onnx");
+  rb::onnxruntime_param p;
+  p.work_dir = dir_.string();
+  p.file_name = "srcnn";
+  const auto files = rb::onnxruntime_manager::to_backend(dir_ / "srcnn.onnx", p);
+  ASSERT_EQ(files, rb::onnxruntime_manager::model_files(p));
+  auto wrapper = rb::onnxruntime_manager::build_wrapper(files, p);
+  EXPECT_EQ(wrapper.version(), "onnxruntime 1.30.0");
+  const auto reference = nn::load_tensor(data / "output_bicubic.pb");
+  for (int i = 0; i < 3; ++i) {  // one worker, several runs
+    const auto out = wrapper.run({{"input", nn::load_tensor(data / "input.pb")}});
+    EXPECT_LE(ort::max_abs_error(out.at("output"), reference), 1e-4);
+  }
+  try {
+    wrapper.run({{"image", nn::load_tensor(data / "input.pb")}});
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("retarget: onnxruntime: input 'input' is missing"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Backends, TensorrtSaysWhatIsMissing) {
+  if (rb::tensorrt_manager::is_available()) GTEST_SKIP() << "TensorRT is installed here";
+  EXPECT_EQ(rb::tensorrt_manager::version(), "not installed");
+  EXPECT_NE(rb::tensorrt_manager::check_env().find("trtexec: not found on PATH"), std::string::npos);
+  try {
+    rb::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", {});
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("retarget: tensorrt: cannot build an engine"), std::string::npos);
+  }
+}
+
+// Building a TensorRT engine needs TensorRT: where it is absent this reports a skip with the
+// reason, never a pass.
+TEST_F(Backends, TensorrtBuildsAnEngine) {
+  if (!rb::tensorrt_manager::is_available()) GTEST_SKIP() << rb::tensorrt_manager::check_env();
+  const srcnn model;
+  auto exported = retarget::export_onnx<bk::tensorrt>(model, {{"input", rx::dtype::f32, {1, 3, 16, 16}}});
+  rx::save(exported.model, dir_ / "srcnn.onnx");
+  rb::tensorrt_param p;
+  p.work_dir = dir_.string();
+  const auto files = rb::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", p);
+  EXPECT_TRUE(fs::exists(files.front()));
+}
+
+}  // namespace

@@ -1,0 +1,35 @@
+// A backend manager without version().
+// expect: static assertion failed.*backend manager has no static std::string version\(\)
+#include <retarget/backend.hpp>
+
+namespace rb = retarget::backend;
+
+struct toy_backend : retarget::backend_tag<"toy"> {};
+struct toy_param {
+  rb::field<std::string, "The working directory."> work_dir{"."};
+};
+BOOST_DESCRIBE_STRUCT(toy_param, (), (work_dir))
+
+struct toy_wrapper {
+  rb::tensor_map run(const rb::tensor_map& in) { return in; }
+};
+
+struct toy_manager {
+  using backend = toy_backend;
+  using param = toy_param;
+  static bool is_available() { return true; }
+#ifndef RETARGET_COMPILE_FAIL
+  static std::string version() { return "1"; }
+#endif
+  static std::string check_env() { return "fine"; }
+  static rb::file_list model_files(const param& p) { return {*p.work_dir}; }
+  static rb::file_list to_backend(const std::filesystem::path& f, const param&) { return {f}; }
+  static toy_wrapper build_wrapper(const rb::file_list&, const param&) { return {}; }
+  static param param_from_config(const boost::json::value& j, const std::string& where) {
+    return rb::from_json<param>(j, where);
+  }
+};
+
+using managers = rb::manager_list<toy_manager>;
+
+int main() { return managers::names().size() == 1 ? 0 : 1; }
