@@ -1,12 +1,11 @@
 // Backend managers: params from options and JSON, the onnxruntime backend running the SRCNN
 // tutorial in its worker process, and tensorrt telling honestly that it is absent.
-#include "support/ort.hpp"
-
-#include <retarget/retarget.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <retarget/retarget.hpp>
+
+#include "support/ort.hpp"
 
 namespace {
 
@@ -55,28 +54,34 @@ TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
   EXPECT_EQ(p.file_name.resolved(), "end2end.engine");
   EXPECT_EQ(*p.workspace_mib, 1024);
   const auto q = rb::tensorrt_manager::param_from_config(
-      boost::json::parse(R"({"type": "tensorrt", "file_name": "srcnn.plan", "workspace_mib": 64})"), "cfg.json: backend_config");
+      boost::json::parse(R"({"type": "tensorrt", "file_name": "srcnn.plan", "workspace_mib": 64})"),
+      "cfg.json: backend_config");
   EXPECT_EQ(q.file_name.resolved(), "srcnn.plan");
   EXPECT_EQ(*q.workspace_mib, 64);
   try {
-    rb::tensorrt_manager::param_from_config(boost::json::parse(R"({"fp16": 1})"), "cfg.json: backend_config");
+    rb::tensorrt_manager::param_from_config(boost::json::parse(R"({"fp16": 1})"),
+                                            "cfg.json: backend_config");
     FAIL() << "no error";
   } catch (const retarget::error& e) {
-    EXPECT_EQ(std::string(e.what()), "retarget: cfg.json: backend_config.fp16 must be a boolean, not an integer");
+    EXPECT_EQ(std::string(e.what()),
+              "retarget: cfg.json: backend_config.fp16 must be a boolean, not an integer");
   }
   EXPECT_NE(rb::options_help<rb::tensorrt_param>().find("--workspace-mib INT"), std::string::npos);
 }
 
 TEST_F(Backends, ManagersAreFoundByName) {
-  EXPECT_EQ(rb::builtin_managers::visit("tensorrt", [](auto m) { return std::string(decltype(m)::backend::name); }),
+  EXPECT_EQ(rb::builtin_managers::visit(
+                "tensorrt", [](auto m) { return std::string(decltype(m)::backend::name); }),
             "tensorrt");
   EXPECT_THROW(rb::builtin_managers::visit("tensorrtt", [](auto) { return 0; }), retarget::error);
 }
 
 TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
-  if (!rb::onnxruntime_manager::is_available()) GTEST_SKIP() << rb::onnxruntime_manager::check_env();
+  if (!rb::onnxruntime_manager::is_available())
+    GTEST_SKIP() << rb::onnxruntime_manager::check_env();
   const srcnn model;
-  auto exported = retarget::export_onnx<bk::onnxruntime>(model, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}});
+  auto exported =
+      retarget::export_onnx<bk::onnxruntime>(model, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}});
   rx::save(exported.model, dir_ / "srcnn.onnx");
   rb::onnxruntime_param p;
   p.work_dir = dir_.string();
@@ -94,19 +99,23 @@ TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
     wrapper.run({{"image", nn::load_tensor(data / "input.pb")}});
     FAIL() << "no error";
   } catch (const retarget::error& e) {
-    EXPECT_NE(std::string(e.what()).find("retarget: onnxruntime: input 'input' is missing"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("retarget: onnxruntime: input 'input' is missing"),
+              std::string::npos)
+        << e.what();
   }
 }
 
 TEST_F(Backends, TensorrtSaysWhatIsMissing) {
   if (rb::tensorrt_manager::is_available()) GTEST_SKIP() << "TensorRT is installed here";
   EXPECT_EQ(rb::tensorrt_manager::version(), "not installed");
-  EXPECT_NE(rb::tensorrt_manager::check_env().find("trtexec: not found on PATH"), std::string::npos);
+  EXPECT_NE(rb::tensorrt_manager::check_env().find("trtexec: not found on PATH"),
+            std::string::npos);
   try {
     rb::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", {});
     FAIL() << "no error";
   } catch (const retarget::error& e) {
-    EXPECT_NE(std::string(e.what()).find("retarget: tensorrt: cannot build an engine"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("retarget: tensorrt: cannot build an engine"),
+              std::string::npos);
   }
 }
 
@@ -115,7 +124,8 @@ TEST_F(Backends, TensorrtSaysWhatIsMissing) {
 TEST_F(Backends, TensorrtBuildsAnEngine) {
   if (!rb::tensorrt_manager::is_available()) GTEST_SKIP() << rb::tensorrt_manager::check_env();
   const srcnn model;
-  auto exported = retarget::export_onnx<bk::tensorrt>(model, {{"input", rx::dtype::f32, {1, 3, 16, 16}}});
+  auto exported =
+      retarget::export_onnx<bk::tensorrt>(model, {{"input", rx::dtype::f32, {1, 3, 16, 16}}});
   rx::save(exported.model, dir_ / "srcnn.onnx");
   rb::tensorrt_param p;
   p.work_dir = dir_.string();

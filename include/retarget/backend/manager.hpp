@@ -5,21 +5,19 @@
 #ifndef RETARGET_BACKEND_MANAGER_HPP
 #define RETARGET_BACKEND_MANAGER_HPP
 
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
 #include <retarget/backend/param.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/onnx/tensor.hpp>
-
-#include <boost/json.hpp>
-#include <boost/mp11/algorithm.hpp>
-
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -41,35 +39,64 @@ namespace detail {
 // One static_assert per piece, so a manager missing two pieces gets two clear lines.
 template <class M>
 struct manager_checks {
-  static constexpr bool has_backend = requires { typename M::backend; } && Backend<typename M::backend>;
+  static constexpr bool has_backend = requires { typename M::backend; }
+  &&Backend<typename M::backend>;
   static_assert(has_backend, "retarget: backend manager has no `using backend = <a Backend tag>;`");
-  static constexpr bool has_param = requires { typename M::param; } && Param<typename M::param>;
-  static_assert(has_param, "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
-  static_assert(requires { { M::is_available() } -> std::convertible_to<bool>; },
-                "retarget: backend manager has no static bool is_available()");
-  static_assert(requires { { M::version() } -> std::convertible_to<std::string>; },
-                "retarget: backend manager has no static std::string version()");
-  static_assert(requires { { M::check_env() } -> std::convertible_to<std::string>; },
-                "retarget: backend manager has no static std::string check_env()");
-  static constexpr bool complete = has_param && requires(const typename M::param& p, const file_list& files,
-                                                         const boost::json::value& j) {
+  static constexpr bool has_param = requires { typename M::param; }
+  &&Param<typename M::param>;
+  static_assert(
+      has_param,
+      "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
+  static_assert(
+      requires {
+        { M::is_available() } -> std::convertible_to<bool>;
+      },
+      "retarget: backend manager has no static bool is_available()");
+  static_assert(
+      requires {
+        { M::version() } -> std::convertible_to<std::string>;
+      },
+      "retarget: backend manager has no static std::string version()");
+  static_assert(
+      requires {
+        { M::check_env() } -> std::convertible_to<std::string>;
+      },
+      "retarget: backend manager has no static std::string check_env()");
+  static constexpr bool complete =
+      has_param &&
+      requires(const typename M::param& p, const file_list& files, const boost::json::value& j) {
     { M::model_files(p) } -> std::convertible_to<file_list>;
     { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
     { M::build_wrapper(files, p) } -> Wrapper;
     { M::param_from_config(j, std::string()) } -> std::same_as<typename M::param>;
   };
-  static_assert(!has_param || requires(const typename M::param& p) {
-    { M::model_files(p) } -> std::convertible_to<file_list>;
-  }, "retarget: backend manager has no static file_list model_files(const param&)");
-  static_assert(!has_param || requires(const typename M::param& p) {
-    { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
-  }, "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& onnx, const param&)");
-  static_assert(!has_param || requires(const typename M::param& p, const file_list& files) {
-    { M::build_wrapper(files, p) } -> Wrapper;
-  }, "retarget: backend manager has no static build_wrapper(const file_list&, const param&) returning a Wrapper");
-  static_assert(!has_param || requires(const boost::json::value& j) {
-    { M::param_from_config(j, std::string()) } -> std::same_as<typename M::param>;
-  }, "retarget: backend manager has no static param param_from_config(const boost::json::value&, const std::string& where)");
+  static_assert(
+      !has_param ||
+          requires(const typename M::param& p) {
+            { M::model_files(p) } -> std::convertible_to<file_list>;
+          },
+      "retarget: backend manager has no static file_list model_files(const param&)");
+  static_assert(
+      !has_param ||
+          requires(const typename M::param& p) {
+            { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
+          },
+      "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& "
+      "onnx, const param&)");
+  static_assert(
+      !has_param ||
+          requires(const typename M::param& p, const file_list& files) {
+            { M::build_wrapper(files, p) } -> Wrapper;
+          },
+      "retarget: backend manager has no static build_wrapper(const file_list&, const param&) "
+      "returning a Wrapper");
+  static_assert(
+      !has_param ||
+          requires(const boost::json::value& j) {
+            { M::param_from_config(j, std::string()) } -> std::same_as<typename M::param>;
+          },
+      "retarget: backend manager has no static param param_from_config(const boost::json::value&, "
+      "const std::string& where)");
   static constexpr bool value = true;
 };
 
@@ -79,7 +106,8 @@ template <class M>
 concept Manager = requires {
   typename M::backend;
   typename M::param;
-} && detail::manager_checks<M>::complete;
+}
+&&detail::manager_checks<M>::complete;
 
 // Checks each manager (with the errors above) and finds one by name at run time.
 template <class... Managers>
@@ -91,7 +119,8 @@ struct manager_list {
   // Calls f(M{}) for the manager named `name`; retarget::error with the closest names if none.
   template <class F>
   static decltype(auto) visit(std::string_view name, F&& f) {
-    using result = std::invoke_result_t<F, boost::mp11::mp_first<boost::mp11::mp_list<Managers...>>>;
+    using result =
+        std::invoke_result_t<F, boost::mp11::mp_first<boost::mp11::mp_list<Managers...>>>;
     if constexpr (std::is_void_v<result>) {
       bool found = false;
       ((!found && Managers::backend::name == name ? (found = true, f(Managers{}), 0) : 0), ...);
@@ -118,9 +147,11 @@ inline std::filesystem::path find_program(std::string_view name) {
   std::string_view rest(path);
   while (!rest.empty()) {
     const auto colon = rest.find(':');
-    const std::filesystem::path candidate = std::filesystem::path(std::string(rest.substr(0, colon))) / name;
+    const std::filesystem::path candidate =
+        std::filesystem::path(std::string(rest.substr(0, colon))) / name;
     std::error_code ec;
-    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
     if (colon == std::string_view::npos) break;
     rest.remove_prefix(colon + 1);
   }

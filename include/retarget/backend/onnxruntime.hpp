@@ -4,16 +4,15 @@
 #ifndef RETARGET_BACKEND_ONNXRUNTIME_HPP
 #define RETARGET_BACKEND_ONNXRUNTIME_HPP
 
-#include <retarget/backend/detail/worker_process.hpp>
-#include <retarget/backend/manager.hpp>
-#include <retarget/backend/param.hpp>
-#include <retarget/core/backend.hpp>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <retarget/backend/detail/worker_process.hpp>
+#include <retarget/backend/manager.hpp>
+#include <retarget/backend/param.hpp>
+#include <retarget/core/backend.hpp>
 #include <string>
 
 namespace retarget::backend {
@@ -21,8 +20,9 @@ namespace retarget::backend {
 struct onnxruntime_param {
   field<std::string, "The working directory: where the model files go."> work_dir{"."};
   file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{"end2end"};
-  field<std::string, "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
-                     "empty: $RETARGET_ORT_DIR">
+  field<std::string,
+        "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
+        "empty: $RETARGET_ORT_DIR">
       runtime_dir;
 };
 
@@ -32,9 +32,11 @@ class onnxruntime_wrapper {
  public:
   onnxruntime_wrapper(const std::filesystem::path& model, const std::filesystem::path& runtime_dir)
       : log_(std::filesystem::temp_directory_path() /
-             ("retarget-ort-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) + ".log")),
+             ("retarget-ort-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) +
+              ".log")),
         process_(std::make_unique<detail::worker_process>(
-            std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string()}, log_.string())) {
+            std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string()},
+            log_.string())) {
     if (!process_->read_bytes(version_)) fail("did not start");
   }
   onnxruntime_wrapper(onnxruntime_wrapper&&) noexcept = default;
@@ -67,7 +69,8 @@ class onnxruntime_wrapper {
       std::string name, bytes;
       if (!process_->read_bytes(name) || !process_->read_bytes(bytes)) fail("stopped");
       ::onnx::TensorProto proto;
-      if (!proto.ParseFromString(bytes)) throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
+      if (!proto.ParseFromString(bytes))
+        throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
       out.emplace(name, onnx::tensor(std::move(proto)));
     }
     return out;
@@ -106,7 +109,9 @@ struct onnxruntime_manager {
     return std::string(parsed.at("version").as_string());
   }
 
-  static bool is_available() { return !find_program("node").empty() && !installed_version().empty(); }
+  static bool is_available() {
+    return !find_program("node").empty() && !installed_version().empty();
+  }
   static std::string version() {
     const auto v = installed_version();
     return v.empty() ? "not installed" : "onnxruntime-node " + v;
@@ -120,17 +125,21 @@ struct onnxruntime_manager {
     out += dir.empty() ? "not set (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
     out += "\nonnxruntime-node: ";
     const auto v = installed_version();
-    out += v.empty() ? "not installed there (npm install --ignore-scripts onnxruntime-node@1.30.0)" : v;
+    out += v.empty() ? "not installed there (npm install --ignore-scripts onnxruntime-node@1.30.0)"
+                     : v;
     return out;
   }
-  static file_list model_files(const param& p) { return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()}; }
+  static file_list model_files(const param& p) {
+    return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
+  }
   // ONNX Runtime runs the ONNX file itself: it is copied into place.
   static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
     const auto target = model_files(p).front();
     std::filesystem::create_directories(target.parent_path());
     std::error_code same;
     if (!std::filesystem::equivalent(onnx_file, target, same))
-      std::filesystem::copy_file(onnx_file, target, std::filesystem::copy_options::overwrite_existing);
+      std::filesystem::copy_file(onnx_file, target,
+                                 std::filesystem::copy_options::overwrite_existing);
     return {target};
   }
   static onnxruntime_wrapper build_wrapper(const file_list& files, const param& p) {
@@ -138,7 +147,9 @@ struct onnxruntime_manager {
     if (runtime_dir(p).empty()) throw error("retarget: onnxruntime: " + check_env());
     return onnxruntime_wrapper(files.front(), runtime_dir(p));
   }
-  static param param_from_config(const boost::json::value& j, const std::string& where) { return from_json<param>(j, where); }
+  static param param_from_config(const boost::json::value& j, const std::string& where) {
+    return from_json<param>(j, where);
+  }
 };
 
 }  // namespace retarget::backend

@@ -4,27 +4,26 @@
 //
 //   struct my_param {
 //     retarget::backend::field<std::string, "The working directory."> work_dir{"."};
-//     retarget::backend::file_field<".model", "File name of the serialized model."> file_name{"end2end"};
+//     retarget::backend::file_field<".model", "File name of the serialized model.">
+//     file_name{"end2end"};
 //   };
 //   BOOST_DESCRIBE_STRUCT(my_param, (), (work_dir, file_name))
 #ifndef RETARGET_BACKEND_PARAM_HPP
 #define RETARGET_BACKEND_PARAM_HPP
-
-#include <retarget/core/detail/edit_distance.hpp>
-#include <retarget/core/error.hpp>
-#include <retarget/core/fixed_string.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/members.hpp>
 #include <boost/describe/modifiers.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
-
 #include <charconv>
 #include <concepts>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/core/fixed_string.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -43,8 +42,9 @@ struct field {
   field() = default;
   field(T v) : value(std::move(v)) {}  // NOLINT: a field is set like its value
   template <class U>
-    requires std::constructible_from<T, U&&> && (!std::same_as<std::remove_cvref_t<U>, field>)
-  field(U&& v) : value(std::forward<U>(v)) {}  // NOLINT
+  requires std::constructible_from<T, U&&> &&
+      (!std::same_as<std::remove_cvref_t<U>, field>)field(U&& v)
+      : value(std::forward<U>(v)) {}  // NOLINT
 
   const T& operator*() const noexcept { return value; }
   const T* operator->() const noexcept { return &value; }
@@ -66,7 +66,10 @@ struct file_field : field<std::string, Help> {
 namespace detail {
 
 template <class F>
-concept param_field = requires { typename F::value_type; F::help; };
+concept param_field = requires {
+  typename F::value_type;
+  F::help;
+};
 
 // "work_dir" → "work-dir", as command-line options are spelled.
 inline std::string option_name(std::string_view member) {
@@ -78,11 +81,16 @@ inline std::string option_name(std::string_view member) {
 
 template <class T>
 std::string_view type_label() {
-  if constexpr (std::is_same_v<T, bool>) return "bool";
-  else if constexpr (std::is_integral_v<T>) return "INT";
-  else if constexpr (std::is_floating_point_v<T>) return "FLOAT";
-  else if constexpr (std::is_same_v<T, std::string>) return "STR";
-  else return "LIST";
+  if constexpr (std::is_same_v<T, bool>)
+    return "bool";
+  else if constexpr (std::is_integral_v<T>)
+    return "INT";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "FLOAT";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return "STR";
+  else
+    return "LIST";
 }
 
 // Text → value, for command-line options. nullopt when the text is not one.
@@ -104,7 +112,8 @@ std::optional<T> parse_text(std::string_view text) {
     std::size_t start = 0;
     while (start <= text.size()) {
       const auto comma = text.find(',', start);
-      const auto piece = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      const auto piece = text.substr(
+          start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
       const auto v = parse_text<typename T::value_type>(piece);
       if (!v) return std::nullopt;
       out.push_back(*v);
@@ -142,25 +151,37 @@ std::optional<T> from_json_value(const boost::json::value& j) {
 
 inline std::string_view json_kind(const boost::json::value& j) {
   switch (j.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "a boolean";
+    case boost::json::kind::null:
+      return "null";
+    case boost::json::kind::bool_:
+      return "a boolean";
     case boost::json::kind::int64:
-    case boost::json::kind::uint64: return "an integer";
-    case boost::json::kind::double_: return "a number";
-    case boost::json::kind::string: return "a string";
-    case boost::json::kind::array: return "an array";
-    case boost::json::kind::object: return "an object";
+    case boost::json::kind::uint64:
+      return "an integer";
+    case boost::json::kind::double_:
+      return "a number";
+    case boost::json::kind::string:
+      return "a string";
+    case boost::json::kind::array:
+      return "an array";
+    case boost::json::kind::object:
+      return "an object";
   }
   return "?";
 }
 
 template <class T>
 std::string_view json_expected() {
-  if constexpr (std::is_same_v<T, bool>) return "a boolean";
-  else if constexpr (std::is_integral_v<T>) return "an integer";
-  else if constexpr (std::is_floating_point_v<T>) return "a number";
-  else if constexpr (std::is_same_v<T, std::string>) return "a string";
-  else return "an array";
+  if constexpr (std::is_same_v<T, bool>)
+    return "a boolean";
+  else if constexpr (std::is_integral_v<T>)
+    return "an integer";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "a number";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return "a string";
+  else
+    return "an array";
 }
 
 template <class P>
@@ -185,13 +206,18 @@ std::string options_help() {
   std::string out;
   boost::mp11::mp_for_each<detail::members_of<P>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(defaults.*d.pointer)>;
-    static_assert(detail::param_field<F>, "retarget: a described param member is not a retarget::backend::field");
-    std::string line = "  --" + detail::option_name(d.name) + " " + std::string(detail::type_label<typename F::value_type>());
-    if (line.size() < 28) line.resize(28, ' ');
-    else line += "  ";
+    static_assert(detail::param_field<F>,
+                  "retarget: a described param member is not a retarget::backend::field");
+    std::string line = "  --" + detail::option_name(d.name) + " " +
+                       std::string(detail::type_label<typename F::value_type>());
+    if (line.size() < 28)
+      line.resize(28, ' ');
+    else
+      line += "  ";
     line += std::string(F::help);
     if constexpr (std::is_same_v<typename F::value_type, std::string>)
-      if (!(defaults.*d.pointer).value.empty()) line += " (default: " + (defaults.*d.pointer).value + ")";
+      if (!(defaults.*d.pointer).value.empty())
+        line += " (default: " + (defaults.*d.pointer).value + ")";
     out += line + "\n";
   });
   return out;
@@ -205,7 +231,8 @@ P parse_options(const std::vector<std::string>& args) {
   const auto names = detail::member_names<P>();
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view arg = args[i];
-    if (!arg.starts_with("--")) throw error("retarget: unexpected argument '" + std::string(arg) + "'");
+    if (!arg.starts_with("--"))
+      throw error("retarget: unexpected argument '" + std::string(arg) + "'");
     arg.remove_prefix(2);
     std::string key(arg), text;
     bool has_text = false;
@@ -225,15 +252,16 @@ P parse_options(const std::vector<std::string>& args) {
       }
       auto v = detail::parse_text<T>(text);
       if (!v)
-        throw error("retarget: option --" + key + " expects " + std::string(detail::json_expected<T>()) + ", got '" +
-                    text + "'");
+        throw error("retarget: option --" + key + " expects " +
+                    std::string(detail::json_expected<T>()) + ", got '" + text + "'");
       (p.*d.pointer).value = std::move(*v);
     });
     if (!found) {
       std::vector<std::string> options;
       for (auto n : names) options.push_back("--" + detail::option_name(n));
-      throw error("retarget: unknown option --" + key + " (closest: " +
-                  retarget::detail::join_names(retarget::detail::closest_names("--" + key, options)) + ")");
+      throw error(
+          "retarget: unknown option --" + key + " (closest: " +
+          retarget::detail::join_names(retarget::detail::closest_names("--" + key, options)) + ")");
     }
   }
   return p;
@@ -243,7 +271,9 @@ P parse_options(const std::vector<std::string>& args) {
 // errors ("configs/srcnn.json: backend_config").
 template <Param P>
 P from_json(const boost::json::value& j, const std::string& where) {
-  if (!j.is_object()) throw error("retarget: " + where + " must be an object, not " + std::string(detail::json_kind(j)));
+  if (!j.is_object())
+    throw error("retarget: " + where + " must be an object, not " +
+                std::string(detail::json_kind(j)));
   P p{};
   const auto names = detail::member_names<P>();
   for (const auto& [key, value] : j.get_object()) {
@@ -254,13 +284,17 @@ P from_json(const boost::json::value& j, const std::string& where) {
       using T = typename std::remove_cvref_t<decltype(p.*d.pointer)>::value_type;
       auto v = detail::from_json_value<T>(value);
       if (!v)
-        throw error("retarget: " + where + "." + std::string(key) + " must be " + std::string(detail::json_expected<T>()) +
-                    ", not " + std::string(detail::json_kind(value)));
+        throw error("retarget: " + where + "." + std::string(key) + " must be " +
+                    std::string(detail::json_expected<T>()) + ", not " +
+                    std::string(detail::json_kind(value)));
       (p.*d.pointer).value = std::move(*v);
     });
     if (!found && key != "type")
-      throw error("retarget: " + where + "." + std::string(key) + " is not a field of this backend's param (closest: " +
-                  retarget::detail::join_names(retarget::detail::closest_names(std::string_view(key), names)) + ")");
+      throw error("retarget: " + where + "." + std::string(key) +
+                  " is not a field of this backend's param (closest: " +
+                  retarget::detail::join_names(
+                      retarget::detail::closest_names(std::string_view(key), names)) +
+                  ")");
   }
   return p;
 }

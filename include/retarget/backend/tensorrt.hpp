@@ -4,21 +4,21 @@
 #ifndef RETARGET_BACKEND_TENSORRT_HPP
 #define RETARGET_BACKEND_TENSORRT_HPP
 
-#include <retarget/backend/manager.hpp>
-#include <retarget/backend/param.hpp>
-#include <retarget/core/backend.hpp>
-
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <retarget/backend/manager.hpp>
+#include <retarget/backend/param.hpp>
+#include <retarget/core/backend.hpp>
 #include <string>
 
 namespace retarget::backend {
 
 struct tensorrt_param {
   field<std::string, "The working directory: where the engine goes."> work_dir{"."};
-  file_field<".engine", "File name of the serialized engine; .engine is added when missing."> file_name{"end2end"};
+  file_field<".engine", "File name of the serialized engine; .engine is added when missing.">
+      file_name{"end2end"};
   field<bool, "Build the engine in FP16."> fp16{false};
   field<std::int64_t, "The builder's workspace, in MiB."> workspace_mib{1024};
 };
@@ -27,7 +27,9 @@ BOOST_DESCRIBE_STRUCT(tensorrt_param, (), (work_dir, file_name, fp16, workspace_
 
 // There is no TensorRT runtime to wrap: building one is refused with the reason.
 struct tensorrt_wrapper {
-  tensor_map run(const tensor_map&) { throw error("retarget: tensorrt: no TensorRT runtime on this machine"); }
+  tensor_map run(const tensor_map&) {
+    throw error("retarget: tensorrt: no TensorRT runtime on this machine");
+  }
 };
 
 struct tensorrt_manager {
@@ -43,7 +45,9 @@ struct tensorrt_manager {
   }
 
   static bool is_available() { return !find_program("trtexec").empty() && has_library(); }
-  static std::string version() { return is_available() ? "TensorRT (trtexec found)" : "not installed"; }
+  static std::string version() {
+    return is_available() ? "TensorRT (trtexec found)" : "not installed";
+  }
   static std::string check_env() {
     std::string out = "trtexec: ";
     const auto trtexec = find_program("trtexec");
@@ -51,26 +55,34 @@ struct tensorrt_manager {
     out += "\nlibnvinfer: ";
     out += has_library() ? "found" : "not found";
     if (!is_available())
-      out += "\nTensorRT is not installed, and Debian's archive does not have it: models are exported in "
-             "TensorRT's ONNX dialect, but no engine can be built or run here";
+      out +=
+          "\nTensorRT is not installed, and Debian's archive does not have it: models are exported "
+          "in "
+          "TensorRT's ONNX dialect, but no engine can be built or run here";
     return out;
   }
-  static file_list model_files(const param& p) { return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()}; }
+  static file_list model_files(const param& p) {
+    return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
+  }
   static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
     const auto trtexec = find_program("trtexec");
     if (trtexec.empty()) throw error("retarget: tensorrt: cannot build an engine: " + check_env());
     const auto engine = model_files(p).front();
-    std::string command = "'" + trtexec.string() + "' --onnx='" + onnx_file.string() + "' --saveEngine='" +
-                          engine.string() + "' --memPoolSize=workspace:" + std::to_string(*p.workspace_mib);
+    std::string command = "'" + trtexec.string() + "' --onnx='" + onnx_file.string() +
+                          "' --saveEngine='" + engine.string() +
+                          "' --memPoolSize=workspace:" + std::to_string(*p.workspace_mib);
     if (*p.fp16) command += " --fp16";
-    if (std::system(command.c_str()) != 0) throw error("retarget: tensorrt: trtexec failed: " + command);
+    if (std::system(command.c_str()) != 0)
+      throw error("retarget: tensorrt: trtexec failed: " + command);
     return {engine};
   }
   static tensorrt_wrapper build_wrapper(const file_list&, const param&) {
     if (!is_available()) throw error("retarget: tensorrt: cannot run an engine: " + check_env());
     throw error("retarget: tensorrt: running engines is not supported yet");
   }
-  static param param_from_config(const boost::json::value& j, const std::string& where) { return from_json<param>(j, where); }
+  static param param_from_config(const boost::json::value& j, const std::string& where) {
+    return from_json<param>(j, where);
+  }
 };
 
 }  // namespace retarget::backend

@@ -9,14 +9,6 @@
 #ifndef RETARGET_ONNX_GRAPH_HPP
 #define RETARGET_ONNX_GRAPH_HPP
 
-#include <retarget/core/detail/edit_distance.hpp>
-#include <retarget/core/error.hpp>
-#include <retarget/onnx/attribute.hpp>
-#include <retarget/onnx/op_name.hpp>
-#include <retarget/onnx/schema.hpp>
-#include <retarget/onnx/tensor.hpp>
-#include <retarget/onnx/value.hpp>
-
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
@@ -29,6 +21,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/onnx/attribute.hpp>
+#include <retarget/onnx/op_name.hpp>
+#include <retarget/onnx/schema.hpp>
+#include <retarget/onnx/tensor.hpp>
+#include <retarget/onnx/value.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -50,7 +49,7 @@ inline constexpr int default_opset = 17;
 struct node_spec {
   std::string op_type;
   std::optional<std::string> domain;  // kept as given: an explicit "" stays in the node
-  std::vector<value> inputs;  // an invalid value() is an absent optional input
+  std::vector<value> inputs;          // an invalid value() is an absent optional input
   std::vector<::onnx::AttributeProto> attributes;
   std::vector<std::string> outputs;  // names to give the outputs; empty: generated
   std::size_t output_count = 1;      // how many outputs, when no names are given
@@ -62,8 +61,9 @@ class graph_base {
  public:
   explicit graph_base(int opset = default_opset) : root_(this) {
     if (opset < min_opset || opset > max_opset)
-      throw error("retarget: opset " + std::to_string(opset) + " is out of range: retarget emits opsets " +
-                  std::to_string(min_opset) + " to " + std::to_string(max_opset));
+      throw error("retarget: opset " + std::to_string(opset) +
+                  " is out of range: retarget emits opsets " + std::to_string(min_opset) + " to " +
+                  std::to_string(max_opset));
     domain_versions_[""] = opset;
   }
   graph_base(const graph_base&) = delete;
@@ -90,7 +90,8 @@ class graph_base {
   }
   void set_domain_version(std::string domain, int version) {
     if (domain.empty() || domain == "ai.onnx")
-      throw error("retarget: the standard domain's version is the graph's opset, fixed at construction");
+      throw error(
+          "retarget: the standard domain's version is the graph's opset, fixed at construction");
     root_->domain_versions_[std::move(domain)] = version;
   }
   // The (domain, version) pairs of the domains this graph's nodes use, the standard one first.
@@ -120,8 +121,10 @@ class graph_base {
     auto* s = tensor_type->mutable_shape();
     for (const auto& d : shape) {
       auto* out = s->add_dim();
-      if (d.is_static()) out->set_dim_value(d.size);
-      else if (d.is_symbolic()) out->set_dim_param(d.symbol);
+      if (d.is_static())
+        out->set_dim_value(d.size);
+      else if (d.is_symbolic())
+        out->set_dim_param(d.symbol);
     }
     return add_value(std::move(name), info->type());
   }
@@ -233,7 +236,7 @@ class graph_base {
   }
   void add_argument(draft& d, no_input_t) const { d.node.add_input(""); }
   template <class Range>
-    requires detail::is_input_list<Range>
+  requires detail::is_input_list<Range>
   void add_argument(draft& d, const Range& values) const {
     for (const value& v : values) add_argument(d, v);
   }
@@ -244,6 +247,44 @@ class graph_base {
   std::vector<value> finish(draft&& d, std::size_t outputs) {
     return emit_node(std::move(d.node), {}, outputs, std::nullopt, {});
   }
+
+  // The body of g.op: the name was checked by the compiler; the node is checked again here.
+  template <std::size_t N, class... Args>
+  auto emit_op(std::string_view domain, std::string_view type, const Args&... args) {
+    static_assert(N >= 1, "retarget: g.op<N> needs N >= 1 outputs");
+    static_assert(
+        ((detail::is_single_input<std::remove_cvref_t<Args>> ||
+          detail::is_input_list<std::remove_cvref_t<Args>> || Attribute<Args>)&&...),
+        "retarget: g.op takes values, ranges of values, no_input and attributes after the op name");
+    auto d = start(domain, type);
+    (add_argument(d, args), ...);
+    auto outs = finish(std::move(d), N);
+    if constexpr (N == 1) {
+      return outs.front();
+    } else {
+      std::array<value, N> out;
+      for (std::size_t i = 0; i < N; ++i) out[i] = outs[i];
+      return out;
+    }
+  }
+
+  // Makes the custom schemas known to ONNX and their domains importable by this graph.
+  template <class Schemas>
+  void use_schemas() {
+    if constexpr (Schemas::size > 0) {
+      register_schemas(Schemas::all);
+      for (const auto& s : Schemas::all) {
+        const std::string d(s.domain);
+        const auto& versions = root_->domain_versions_;
+        const auto it = versions.find(d);
+        if (it == versions.end() || it->second < s.since_version)
+          set_domain_version(d, s.since_version);
+      }
+    }
+  }
+
+  template <class Schemas>
+  friend class graph_view;
 
  private:
   friend class value;
@@ -283,7 +324,8 @@ class graph_base {
     std::string base = op_type + "_" + std::to_string(counter);
     if (output > 0) base += "_" + std::to_string(output);
     const auto taken = [&](const std::string& n) {
-      return root_->used_names_.count(n) || std::find(siblings.begin(), siblings.end(), n) != siblings.end();
+      return root_->used_names_.count(n) ||
+             std::find(siblings.begin(), siblings.end(), n) != siblings.end();
     };
     std::string name = base;
     for (int k = 1; taken(name); ++k) name = base + "_x" + std::to_string(k);
@@ -299,7 +341,8 @@ class graph_base {
 
   std::string where(const ::onnx::NodeProto& node, int version) const {
     std::string op = node.domain().empty() ? node.op_type() : node.domain() + "::" + node.op_type();
-    return "retarget: " + op + " (" + (node.domain().empty() ? "opset " : node.domain() + " opset ") +
+    return "retarget: " + op + " (" +
+           (node.domain().empty() ? "opset " : node.domain() + " opset ") +
            std::to_string(version) + ")";
   }
 
@@ -314,12 +357,14 @@ class graph_base {
     std::vector<std::string> names;
     for (const auto& s : ::onnx::OpSchemaRegistry::get_all_schemas())
       if (s.domain() == node.domain()) names.push_back(s.Name());
-    throw error(where(node, version) + ": unknown op (closest: " +
-                retarget::detail::join_names(retarget::detail::closest_names(node.op_type(), names)) + ")");
+    throw error(
+        where(node, version) + ": unknown op (closest: " +
+        retarget::detail::join_names(retarget::detail::closest_names(node.op_type(), names)) + ")");
   }
 
   // The checks that name the attribute, before the schema's own Verify.
-  void check_against(const ::onnx::OpSchema& schema, const ::onnx::NodeProto& node, int version) const {
+  void check_against(const ::onnx::OpSchema& schema, const ::onnx::NodeProto& node,
+                     int version) const {
     const auto& declared = schema.attributes();
     std::unordered_set<std::string> given;
     for (const auto& a : node.attribute()) {
@@ -329,11 +374,13 @@ class graph_base {
         std::vector<std::string> names;
         for (const auto& [n, _] : declared) names.push_back(n);
         throw error(where(node, version) + ": unknown attribute '" + a.name() + "' (closest: " +
-                    retarget::detail::join_names(retarget::detail::closest_names(a.name(), names)) + ")");
+                    retarget::detail::join_names(retarget::detail::closest_names(a.name(), names)) +
+                    ")");
       }
       if (a.type() != it->second.type)
         throw error(where(node, version) + ": attribute '" + a.name() + "' is " +
-                    std::string(to_string(static_cast<attr_type>(a.type()))) + ", the schema wants " +
+                    std::string(to_string(static_cast<attr_type>(a.type()))) +
+                    ", the schema wants " +
                     std::string(to_string(static_cast<attr_type>(it->second.type))));
     }
     for (const auto& [n, a] : declared)
@@ -341,12 +388,14 @@ class graph_base {
         throw error(where(node, version) + ": missing required attribute '" + n + "'");
     const int inputs = node.input_size();
     if (inputs < schema.min_input() || inputs > schema.max_input())
-      throw error(where(node, version) + ": " + std::to_string(inputs) + " inputs given, the schema takes " +
+      throw error(where(node, version) + ": " + std::to_string(inputs) +
+                  " inputs given, the schema takes " +
                   range_text(schema.min_input(), schema.max_input()));
     const int outputs = node.output_size();
     if (outputs < schema.min_output() || outputs > schema.max_output())
       throw error(where(node, version) + ": " + std::to_string(outputs) +
-                  " outputs asked for, the schema gives " + range_text(schema.min_output(), schema.max_output()));
+                  " outputs asked for, the schema gives " +
+                  range_text(schema.min_output(), schema.max_output()));
   }
 
   static std::string range_text(int lo, int hi) {
@@ -367,7 +416,8 @@ class graph_base {
 
   // The domains of a node and of the nodes of its subgraphs, for the opset imports.
   void note_domains(const ::onnx::NodeProto& node) {
-    if (!node.domain().empty() && node.domain() != "ai.onnx") root_->used_domains_.insert(node.domain());
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      root_->used_domains_.insert(node.domain());
     for (const auto& a : node.attribute()) {
       if (a.has_g())
         for (const auto& n : a.g().node()) note_domains(n);
@@ -387,11 +437,14 @@ class graph_base {
     else
       for (const auto& n : output_names)
         if (!n.empty() && root_->used_names_.count(n))
-          throw error("retarget: duplicate value name '" + n + "' for a " + node.op_type() + " output");
+          throw error("retarget: duplicate value name '" + n + "' for a " + node.op_type() +
+                      " output");
     for (const auto& n : output_names) node.add_output(n);
     // g.op names its nodes; a node_spec keeps the name it was given, even none.
-    if (!node_name) node.set_name(node.op_type() + "_" + std::to_string(counter));
-    else if (!node_name->empty()) node.set_name(std::move(*node_name));
+    if (!node_name)
+      node.set_name(node.op_type() + "_" + std::to_string(counter));
+    else if (!node_name->empty())
+      node.set_name(std::move(*node_name));
     if (!doc.empty()) node.set_doc_string(std::move(doc));
 
     const int version = domain_version(node.domain());
@@ -408,25 +461,29 @@ class graph_base {
     std::vector<::onnx::TypeProto> inferred;
     try {
       const auto imports = import_map();
-      ::onnx::shape_inference::GraphInferenceContext graph_context(types_, imports, &root_->symbols_, {},
-                                                                   ::onnx::OpSchemaRegistry::Instance(),
-                                                                   &root_->generated_shapes_);
+      ::onnx::shape_inference::GraphInferenceContext graph_context(
+          types_, imports, &root_->symbols_, {}, ::onnx::OpSchemaRegistry::Instance(),
+          &root_->generated_shapes_);
       // ONNX infers If/Loop/Scan bodies in place; the node keeps its bodies as they were given.
-      const bool has_subgraphs = std::any_of(node.attribute().begin(), node.attribute().end(), [](const auto& a) {
-        return a.has_g() || a.graphs_size() > 0;
-      });
+      const bool has_subgraphs =
+          std::any_of(node.attribute().begin(), node.attribute().end(),
+                      [](const auto& a) { return a.has_g() || a.graphs_size() > 0; });
       ::onnx::NodeProto scratch;
       if (has_subgraphs) scratch = node;
-      ::onnx::shape_inference::InferenceContextImpl ctx(has_subgraphs ? scratch : node, types_, data_, {},
-                                                        &root_->generated_shapes_, &graph_context);
+      ::onnx::shape_inference::InferenceContextImpl ctx(has_subgraphs ? scratch : node, types_,
+                                                        data_, {}, &root_->generated_shapes_,
+                                                        &graph_context);
       if (schema->has_type_and_shape_inference_function())
         schema->GetTypeAndShapeInferenceFunction()(ctx);
       else if (schema->HasFunction())  // an op defined by a function body: infer through it
-        ::onnx::shape_inference::InferShapeForFunctionNode(*schema->GetFunction(), ::onnx::OpSchemaRegistry::Instance(),
-                                                           ctx, {}, {}, &root_->symbols_, &root_->generated_shapes_);
-      for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) inferred.push_back(*ctx.getOutputType(i));
+        ::onnx::shape_inference::InferShapeForFunctionNode(
+            *schema->GetFunction(), ::onnx::OpSchemaRegistry::Instance(), ctx, {}, {},
+            &root_->symbols_, &root_->generated_shapes_);
+      for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i)
+        inferred.push_back(*ctx.getOutputType(i));
       if (schema->has_data_propagation_function()) {
-        ::onnx::shape_inference::DataPropagationContextImpl propagation(node, types_, data_, root_->generated_shapes_);
+        ::onnx::shape_inference::DataPropagationContextImpl propagation(node, types_, data_,
+                                                                        root_->generated_shapes_);
         schema->GetDataPropagationFunction()(propagation);
       }
     } catch (const std::exception& e) {
@@ -443,8 +500,9 @@ class graph_base {
     for (int i = 0; i < added->output_size(); ++i) {
       const auto& n = added->output(i);
       if (n.empty()) continue;
-      outs.push_back(add_value(n, i < static_cast<int>(inferred.size()) ? inferred[static_cast<std::size_t>(i)]
-                                                                        : ::onnx::TypeProto{}));
+      outs.push_back(add_value(n, i < static_cast<int>(inferred.size())
+                                      ? inferred[static_cast<std::size_t>(i)]
+                                      : ::onnx::TypeProto{}));
       produced_by_node_[n] = proto_.node_size() - 1;
     }
     if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1 &&
@@ -503,51 +561,44 @@ inline const ::onnx::TypeProto& value::type() const { return graph_->values_[id_
 template <class Schemas = no_schemas>
 class basic_graph : public graph_base {
  public:
-  explicit basic_graph(int opset = default_opset) : graph_base(opset) {
-    if constexpr (Schemas::size > 0) {
-      register_schemas(Schemas::all);
-      for (const auto& s : Schemas::all) {
-        const std::string d(s.domain);
-        int v = s.since_version;
-        try {
-          v = std::max(v, domain_version(d));
-        } catch (const error&) {
-        }
-        set_domain_version(d, v);
-      }
-    }
-  }
+  explicit basic_graph(int opset = default_opset) : graph_base(opset) { use_schemas<Schemas>(); }
 
   // Emits one node and returns its output, or its first N outputs as an array:
   //   auto y = g.op("Relu", x);
   //   auto [values, indices] = g.op<2>("TopK", x, k, "axis"_i = -1);
   template <std::size_t N = 1, class... Args>
-  auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, Args&&... args) {
-    static_assert(N >= 1, "retarget: g.op<N> needs N >= 1 outputs");
-    static_assert(((detail::is_single_input<std::remove_cvref_t<Args>> ||
-                    detail::is_input_list<std::remove_cvref_t<Args>> || Attribute<Args>) &&
-                   ...),
-                  "retarget: g.op takes values, ranges of values, no_input and attributes after the op name");
-    auto d = start(name.domain(), name.type());
-    (add_argument(d, args), ...);
-    auto outs = finish(std::move(d), N);
-    if constexpr (N == 1) {
-      return outs.front();
-    } else {
-      std::array<value, N> out;
-      for (std::size_t i = 0; i < N; ++i) out[i] = outs[i];
-      return out;
-    }
+  auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
+    return emit_op<N>(name.domain(), name.type(), args...);
   }
 
   // A graph for an If branch or a Loop body: it may read this graph's values.
   basic_graph subgraph(std::string name) { return basic_graph(*this, std::move(name)); }
 
  private:
-  basic_graph(basic_graph& parent, std::string name) : graph_base(parent) { set_name(std::move(name)); }
+  basic_graph(basic_graph& parent, std::string name) : graph_base(parent) {
+    set_name(std::move(name));
+  }
 };
 
 using graph = basic_graph<>;
+
+// Any graph, seen with the custom schemas of Schemas: for a symbolic that emits a custom op
+// into the graph it was given.
+//   rx::graph_view<rx::schemas<plugin_ops>>(g).op("mmdeploy::DynamicTRTResize", x, size);
+template <class Schemas>
+class graph_view {
+ public:
+  explicit graph_view(graph_base& g) : graph_(g) { graph_.use_schemas<Schemas>(); }
+
+  template <std::size_t N = 1, class... Args>
+  auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
+    return graph_.emit_op<N>(name.domain(), name.type(), args...);
+  }
+  graph_base& graph() const noexcept { return graph_; }
+
+ private:
+  graph_base& graph_;
+};
 
 }  // namespace retarget::onnx
 

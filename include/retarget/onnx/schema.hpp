@@ -119,6 +119,12 @@ inline std::mutex& schema_registry_mutex() {
 
 }  // namespace detail
 
+// A ready shape function for element-wise custom ops: output 0 is like input 0.
+inline void same_as_first_input(::onnx::InferenceContext& ctx) {
+  detail::infer_first_input_type(ctx);
+  if (ctx.getNumInputs() > 0 && ::onnx::hasInputShape(ctx, 0)) ::onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
+}
+
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
 // known domains. Safe to call from several threads and more than once.
 inline void register_schemas(std::span<const op_schema> list) {

@@ -2,8 +2,6 @@
 #ifndef RETARGET_BACKEND_DETAIL_WORKER_PROCESS_HPP
 #define RETARGET_BACKEND_DETAIL_WORKER_PROCESS_HPP
 
-#include <retarget/core/error.hpp>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <retarget/core/error.hpp>
 #include <string>
 #include <vector>
 
