@@ -5,6 +5,7 @@
 #include <retarget/backend/manager.hpp>
 #include <retarget/backend/onnxruntime.hpp>
 #include <retarget/backend/param.hpp>
+#include <retarget/backend/console.hpp>
 #include <retarget/backend/tensorrt.hpp>
 
 namespace retarget::backend {

@@ -118,7 +118,7 @@ struct manager_list {
 
   // Calls f(M{}) for the manager named `name`; retarget::error with the closest names if none.
   template <class F>
-  static decltype(auto) visit(std::string_view name, F&& f) {
+  static auto visit(std::string_view name, F&& f) {
     using result =
         std::invoke_result_t<F, boost::mp11::mp_first<boost::mp11::mp_list<Managers...>>>;
     if constexpr (std::is_void_v<result>) {
