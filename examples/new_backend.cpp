@@ -3,11 +3,10 @@
 // Sigmoid) on the CPU. It has a param, a manager that checks its environment, converts an
 // ONNX file to its format and builds an inference wrapper, a console tool generated from the
 // param, and a deploy config section.
-#include <retarget/retarget.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <retarget/retarget.hpp>
 #include <sstream>
 
 namespace rb = retarget::backend;
@@ -20,7 +19,8 @@ struct toyengine : retarget::backend_tag<"toyengine"> {};
 // 2. The param: each field with its help text; the file name gets ".toy" when it has none.
 struct toyengine_param {
   rb::field<std::string, "The working directory."> work_dir{"."};
-  rb::file_field<".toy", "File name of the serialized model; .toy is added when missing."> file_name{"end2end"};
+  rb::file_field<".toy", "File name of the serialized model; .toy is added when missing.">
+      file_name{"end2end"};
 };
 BOOST_DESCRIBE_STRUCT(toyengine_param, (), (work_dir, file_name))
 
@@ -67,11 +67,16 @@ class toyengine_wrapper {
           const auto& v = values.at(n.inputs.at(1));
           return v.size() == 1 ? v[0] : v[i];
         };
-        if (n.op == "Add") out[i] = a[i] + b();
-        else if (n.op == "Mul") out[i] = a[i] * b();
-        else if (n.op == "Relu") out[i] = std::max(a[i], 0.0f);
-        else if (n.op == "Sigmoid") out[i] = 1.0f / (1.0f + std::exp(-a[i]));
-        else throw retarget::error("toyengine: no kernel for " + n.op);
+        if (n.op == "Add")
+          out[i] = a[i] + b();
+        else if (n.op == "Mul")
+          out[i] = a[i] * b();
+        else if (n.op == "Relu")
+          out[i] = std::max(a[i], 0.0f);
+        else if (n.op == "Sigmoid")
+          out[i] = 1.0f / (1.0f + std::exp(-a[i]));
+        else
+          throw retarget::error("toyengine: no kernel for " + n.op);
       }
       values[n.output] = std::move(out);
     }
@@ -96,8 +101,12 @@ struct toyengine_manager {
 
   static bool is_available() { return true; }
   static std::string version() { return "toyengine 1.0"; }
-  static std::string check_env() { return "toyengine runs in process; kernels: Add, Mul, Relu, Sigmoid"; }
-  static rb::file_list model_files(const param& p) { return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()}; }
+  static std::string check_env() {
+    return "toyengine runs in process; kernels: Add, Mul, Relu, Sigmoid";
+  }
+  static rb::file_list model_files(const param& p) {
+    return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
+  }
 
   // Converts ONNX to toyengine's format, refusing ops it has no kernel for.
   static rb::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
@@ -108,12 +117,15 @@ struct toyengine_manager {
         const rx::tensor t(n.attribute(0).t());
         out << "const " << n.output(0);
         const auto* v = reinterpret_cast<const float*>(t.proto().raw_data().data());
-        for (std::size_t i = 0; i < t.proto().raw_data().size() / sizeof(float); ++i) out << " " << v[i];
+        for (std::size_t i = 0; i < t.proto().raw_data().size() / sizeof(float); ++i)
+          out << " " << v[i];
         out << "\n";
         continue;
       }
-      if (n.op_type() != "Add" && n.op_type() != "Mul" && n.op_type() != "Relu" && n.op_type() != "Sigmoid")
-        throw retarget::error("toyengine: cannot convert " + n.op_type() + " (node " + n.name() + ")");
+      if (n.op_type() != "Add" && n.op_type() != "Mul" && n.op_type() != "Relu" &&
+          n.op_type() != "Sigmoid")
+        throw retarget::error("toyengine: cannot convert " + n.op_type() + " (node " + n.name() +
+                              ")");
       out << n.op_type() << " " << n.output(0);
       for (const auto& i : n.input()) out << " " << i;
       out << "\n";
@@ -124,8 +136,12 @@ struct toyengine_manager {
     std::ofstream(target) << out.str();
     return {target};
   }
-  static toyengine_wrapper build_wrapper(const rb::file_list& files, const param&) { return toyengine_wrapper(files.at(0)); }
-  static param param_from_config(const boost::json::value& j, const std::string& where) { return rb::from_json<param>(j, where); }
+  static toyengine_wrapper build_wrapper(const rb::file_list& files, const param&) {
+    return toyengine_wrapper(files.at(0));
+  }
+  static param param_from_config(const boost::json::value& j, const std::string& where) {
+    return rb::from_json<param>(j, where);
+  }
 };
 
 using managers = rb::manager_list<toyengine_manager>;
@@ -135,19 +151,23 @@ int main() {
   const auto dir = fs::temp_directory_path() / ("retarget-toyengine-" + std::to_string(::getpid()));
 
   // Export a model for toyengine: sigmoid(relu(x) * 2 + 1).
-  const auto model = [](const retarget::trace::tensor<toyengine>& x) { return ops::sigmoid(ops::relu(x) * 2.0 + 1.0); };
+  const auto model = [](const retarget::trace::tensor<toyengine>& x) {
+    return ops::sigmoid(ops::relu(x) * 2.0 + 1.0);
+  };
   auto exported = retarget::export_onnx<toyengine>(model, {{"x", rx::dtype::f32, {4}}});
   fs::create_directories(dir);
   rx::save(exported.model, dir / "model.onnx");
 
   // The param from a deploy config's backend_config, then conversion and inference.
-  const auto cfg = boost::json::parse(R"({"type": "toyengine", "work_dir": ")" + dir.string() + R"(", "file_name": "net"})");
+  const auto cfg = boost::json::parse(R"({"type": "toyengine", "work_dir": ")" + dir.string() +
+                                      R"(", "file_name": "net"})");
   const auto p = toyengine_manager::param_from_config(cfg, "backend_config");
   const auto files = toyengine_manager::to_backend(dir / "model.onnx", p);
   auto wrapper = toyengine_manager::build_wrapper(files, p);
   const auto out = wrapper.run({{"x", rx::tensor::of<float>({-1, 0, 1, 2}, {4})}});
   const auto* y = reinterpret_cast<const float*>(out.at("output").proto().raw_data().data());
-  std::printf("converted to %s\ny = [%.4f, %.4f, %.4f, %.4f]\n", files[0].filename().c_str(), y[0], y[1], y[2], y[3]);
+  std::printf("converted to %s\ny = [%.4f, %.4f, %.4f, %.4f]\n", files[0].filename().c_str(), y[0],
+              y[1], y[2], y[3]);
 
   // The console tool, generated from the param.
   std::ostringstream help;
@@ -156,7 +176,8 @@ int main() {
 
   bool ok = files[0].filename() == "net.toy";
   const float x[] = {-1, 0, 1, 2};
-  for (int i = 0; i < 4; ++i) ok = ok && std::abs(y[i] - 1 / (1 + std::exp(-(std::max(x[i], 0.0f) * 2 + 1)))) < 1e-6;
+  for (int i = 0; i < 4; ++i)
+    ok = ok && std::abs(y[i] - 1 / (1 + std::exp(-(std::max(x[i], 0.0f) * 2 + 1)))) < 1e-6;
   fs::remove_all(dir);
   std::printf(ok ? "all checks passed\n" : "CHECK FAILED\n");
   return ok ? 0 : 1;

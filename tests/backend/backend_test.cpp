@@ -134,3 +134,24 @@ TEST_F(Backends, TensorrtBuildsAnEngine) {
 }
 
 }  // namespace
+
+#include <retarget/backend/tensorrt_rewrites.hpp>
+
+namespace {
+
+TEST(TensorrtRewrites, RepeatStaticShapesA1dRepeatForTensorrtOnly) {
+  const auto model = []<class B>(const retarget::trace::tensor<B>& x) { return retarget::ops::repeat(x, retarget::ops::ints{3}); };
+  auto trt = retarget::export_onnx<retarget::backends::tensorrt10>(model, {{"x", retarget::onnx::dtype::f32, {5}}});
+  auto ort = retarget::export_onnx<retarget::backends::onnxruntime>(model, {{"x", retarget::onnx::dtype::f32, {5}}});
+  std::vector<std::string> trt_ops, ort_ops;
+  for (const auto& n : trt.model.graph().node())
+    if (n.op_type() != "Constant") trt_ops.push_back(n.op_type());
+  for (const auto& n : ort.model.graph().node())
+    if (n.op_type() != "Constant") ort_ops.push_back(n.op_type());
+  EXPECT_EQ(trt_ops, (std::vector<std::string>{"Unsqueeze", "Tile", "Squeeze"}));
+  EXPECT_EQ(ort_ops, std::vector<std::string>{"Tile"});
+  EXPECT_EQ(trt.model.metadata("retarget:rewrites"), "function repeat: tensorrt rewrite, 1 call");
+  EXPECT_NO_THROW(trt.model.check());
+}
+
+}  // namespace
