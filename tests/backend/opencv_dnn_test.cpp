@@ -4,7 +4,7 @@
 
 #include <retarget/retarget.hpp>
 
-#include "support/ort.hpp"
+#include "support/srcnn.hpp"
 
 #if RETARGET_HAS_OPENCV_DNN
 #include <retarget/backend/opencv_dnn.hpp>
@@ -18,25 +18,9 @@ namespace rx = retarget::onnx;
 namespace fs = std::filesystem;
 using retarget::trace::tensor;
 
-const auto data = ort::source_dir() / "tests/data/srcnn";
+using tutorial::data;
 
-struct srcnn : retarget::rewritable_module<srcnn, "SRCNN"> {
-  nn::Upsample img_upsampler{{.scale_factor = {3}, .mode = "bicubic"}};
-  nn::Conv2d conv1{"conv1", 3, 64, {9, 9}, {.padding = {4}}};
-  nn::Conv2d conv2{"conv2", 64, 32, {1, 1}};
-  nn::Conv2d conv3{"conv3", 32, 3, {5, 5}, {.padding = {2}}};
-  nn::ReLU relu;
-  srcnn() {
-    for (auto* c : {&conv1, &conv2, &conv3}) {
-      c->weight.load(data / (c->weight.name() + ".pb"));
-      c->bias->load(data / (c->bias->name() + ".pb"));
-    }
-  }
-  template <class B>
-  tensor<B> forward(const tensor<B>& x) const {
-    return conv3(relu(conv2(relu(conv1(img_upsampler(x))))));
-  }
-};
+using tutorial::srcnn;
 
 // Seed 004's 2a + b as one custom-domain op, with a declared schema and a C++ kernel.
 inline constexpr rx::op_schema plugin_ops[] = {{.domain = "retarget.test",

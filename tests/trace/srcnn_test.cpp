@@ -1,7 +1,7 @@
 // The tutorial model end to end: SRCNN exported per backend, checked, compared with the op
 // sequence torch.onnx.export produces, and run on ONNX Runtime against PyTorch's outputs
 // (tests/data/srcnn, made by tools/make_srcnn_reference.py).
-#include "support/ort.hpp"
+#include "support/srcnn.hpp"
 
 #include <retarget/retarget.hpp>
 
@@ -19,27 +19,10 @@ namespace ops = retarget::ops;
 namespace rx = retarget::onnx;
 using retarget::trace::tensor;
 
-const auto data = ort::source_dir() / "tests/data/srcnn";
+using tutorial::data;
 
 // SRCNN as in the seeds: an upsampler, then conv 9x9 64, relu, conv 1x1 32, relu, conv 5x5 3.
-struct srcnn : retarget::rewritable_module<srcnn, "SRCNN"> {
-  nn::Upsample img_upsampler{{.scale_factor = {3}, .mode = "bicubic"}};
-  nn::Conv2d conv1{"conv1", 3, 64, {9, 9}, {.padding = {4}}};
-  nn::Conv2d conv2{"conv2", 64, 32, {1, 1}};
-  nn::Conv2d conv3{"conv3", 32, 3, {5, 5}, {.padding = {2}}};
-  nn::ReLU relu;
-
-  srcnn() {
-    for (auto* c : {&conv1, &conv2, &conv3}) {
-      c->weight.load(data / (c->weight.name() + ".pb"));
-      c->bias->load(data / (c->bias->name() + ".pb"));
-    }
-  }
-  template <class B>
-  tensor<B> forward(const tensor<B>& x) const {
-    return conv3(relu(conv2(relu(conv1(img_upsampler(x))))));
-  }
-};
+using tutorial::srcnn;
 
 // The seeds' NewInterpolate: its scales are a graph input; it defines only its symbolic.
 struct new_interpolate : retarget::symbolic_op<new_interpolate, "NewInterpolate"> {

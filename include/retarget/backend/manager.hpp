@@ -140,6 +140,17 @@ struct manager_list {
   }
 };
 
+// For engines that run the ONNX file itself: copies it to where the param says its files go.
+inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
+                                       const std::filesystem::path& target) {
+  std::filesystem::create_directories(target.parent_path());
+  std::error_code same;
+  if (!std::filesystem::equivalent(onnx_file, target, same))
+    std::filesystem::copy_file(onnx_file, target,
+                               std::filesystem::copy_options::overwrite_existing);
+  return {target};
+}
+
 // Where a program is on PATH, or empty.
 inline std::filesystem::path find_program(std::string_view name) {
   const char* path = std::getenv("PATH");

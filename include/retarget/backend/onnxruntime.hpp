@@ -134,13 +134,7 @@ struct onnxruntime_manager {
   }
   // ONNX Runtime runs the ONNX file itself: it is copied into place.
   static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
-    const auto target = model_files(p).front();
-    std::filesystem::create_directories(target.parent_path());
-    std::error_code same;
-    if (!std::filesystem::equivalent(onnx_file, target, same))
-      std::filesystem::copy_file(onnx_file, target,
-                                 std::filesystem::copy_options::overwrite_existing);
-    return {target};
+    return copy_model_into_place(onnx_file, model_files(p).front());
   }
   static onnxruntime_wrapper build_wrapper(const file_list& files, const param& p) {
     if (files.empty()) throw error("retarget: onnxruntime needs the model file");

@@ -97,13 +97,7 @@ struct opencv_dnn_manager {
     return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
   }
   static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
-    const auto target = model_files(p).front();
-    std::filesystem::create_directories(target.parent_path());
-    std::error_code same;
-    if (!std::filesystem::equivalent(onnx_file, target, same))
-      std::filesystem::copy_file(onnx_file, target,
-                                 std::filesystem::copy_options::overwrite_existing);
-    return {target};
+    return copy_model_into_place(onnx_file, model_files(p).front());
   }
   static opencv_dnn_wrapper build_wrapper(const file_list& files, const param&) {
     if (files.empty()) throw error("retarget: opencv_dnn needs the model file");
