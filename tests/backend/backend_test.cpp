@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <retarget/retarget.hpp>
+#ifdef RETARGET_HAS_OPENCV_DNN
+#include <retarget/backend/opencv_dnn.hpp>
+#endif
 
 #include "support/srcnn.hpp"
 
@@ -151,6 +154,36 @@ TEST(TensorrtRewrites, RepeatStaticShapesA1dRepeatForTensorrtOnly) {
   EXPECT_EQ(ort_ops, std::vector<std::string>{"Tile"});
   EXPECT_EQ(trt.model.metadata("retarget:rewrites"), "function repeat: tensorrt rewrite, 1 call");
   EXPECT_NO_THROW(trt.model.check());
+}
+
+}  // namespace
+
+namespace {
+
+// Every deploy config shipped in configs/ loads, and its backend_config is a valid param of
+// its backend.
+TEST(ShippedConfigs, EveryConfigLoadsWithItsBackendsParam) {
+  using managers = rb::manager_list<rb::onnxruntime_manager, rb::tensorrt_manager
+#ifdef RETARGET_HAS_OPENCV_DNN
+                                    , rb::opencv_dnn_manager
+#endif
+                                    >;
+  std::size_t loaded = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(ort::source_dir() / "configs")) {
+    const auto name = e.path().filename().string();
+    if (e.path().extension() != ".json" || !name.starts_with("super-resolution_") ||
+        std::count(name.begin(), name.end(), '_') < 2)
+      continue;  // bases and the shared task configs are not whole deploy configs
+    SCOPED_TRACE(e.path().string());
+    const auto cfg = retarget::config::load_deploy_config(e.path());
+    EXPECT_TRUE(name.find(cfg.backend) != std::string::npos);
+    EXPECT_EQ(*cfg.codebase.task, "SuperResolution");
+    const bool dynamic = name.find("dynamic") != std::string::npos;
+    EXPECT_EQ(cfg.onnx.dynamic_axes->size(), dynamic ? 2u : 0u);
+    managers::visit(cfg.backend, [&](auto m) { cfg.backend_param<decltype(m)>(); });
+    ++loaded;
+  }
+  EXPECT_EQ(loaded, 6u);
 }
 
 }  // namespace

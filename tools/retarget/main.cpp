@@ -78,8 +78,8 @@ constexpr command table[] = {
      "  --model NAME        the zoo model: srcnn\n"
      "  --work-dir DIR      where the files go\n"
      "  --tolerance X       the largest absolute error that passes (default 1e-4)\n"
-     "  --skip-unavailable  a config whose backend is not available here is reported as such\n"
-     "                      instead of failing\n",
+     "  --skip-unavailable  a config whose backend is not available here is exported only\n"
+     "                      (the ONNX file in that backend's dialect) instead of failing\n",
      deploy},
 };
 
