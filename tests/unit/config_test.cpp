@@ -166,9 +166,9 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
 
 TEST_F(Configs, MalformedJsonGivesLineAndColumn) {
   write("a.json", "{\n  \"onnx_config\": {\n    \"opset_version\": 11,\n    \"save_file\" \"x\"\n  }\n}\n");
-  EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json:4:17: syntax error (syntax error)");
+  EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json:4:17: invalid JSON (syntax error)");
   write("b.json", "{\"backend_config\": {\"type\": \"onnxruntime\"}} extra");
-  EXPECT_EQ(error_of("b.json"), "retarget: DIR/b.json:1:45: syntax error (extra data)");
+  EXPECT_EQ(error_of("b.json"), "retarget: DIR/b.json:1:45: invalid JSON (extra data)");
   write("c.json", "[1, 2]");
   EXPECT_EQ(error_of("c.json"), "retarget: DIR/c.json: a config must be a JSON object, not an array");
 }

@@ -2,7 +2,7 @@
 // syntax error names the file, the line and the column.
 //
 //   boost::json::value v = retarget::config::read_json_file("configs/srcnn.json");
-//   // retarget: configs/srcnn.json:4:18: syntax error (expected a value)
+//   // retarget: configs/srcnn.json:4:18: invalid JSON (syntax error)
 #ifndef RETARGET_CONFIG_JSON_FILE_HPP
 #define RETARGET_CONFIG_JSON_FILE_HPP
 
@@ -45,7 +45,7 @@ inline boost::json::value parse_json(std::string_view text, const std::string& s
   if (!ec && consumed < text.size()) ec = boost::json::error::extra_data;
   if (!ec) parser.finish(ec);
   if (ec)
-    throw error("retarget: " + source + ":" + line_and_column(text, consumed) + ": syntax error (" +
+    throw error("retarget: " + source + ":" + line_and_column(text, consumed) + ": invalid JSON (" +
                 ec.message() + ")");
   return parser.release();
 }
