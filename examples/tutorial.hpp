@@ -136,6 +136,16 @@ inline std::string rewrites(const retarget::export_result& r) {
   return r.report.empty() ? "none" : retarget::to_string(r.report);
 }
 
+// The line of a (long, multi-line) error message that contains `needle`, trimmed.
+inline std::string line_with(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  if (at == std::string::npos) return text.substr(0, text.find('\n'));
+  const auto begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  std::string line = text.substr(begin, text.find('\n', at) - begin);
+  line.erase(0, line.find_first_not_of("> \t"));
+  return line;
+}
+
 inline int finish(bool ok) {
   std::printf(ok ? "all checks passed\n" : "CHECK FAILED\n");
   return ok ? 0 : 1;
