@@ -76,13 +76,18 @@ class StrangeSuperResolutionNet(nn.Module):
 
 
 # Tutorial 09's source format: a list of layers, as a converter would read from a file.
+def conv(name, cin, cout, kernel, padding):
+    return {"type": "Conv", "name": name, "in": cin, "out": cout, "kernel": kernel, "padding": padding,
+            "weight": "09_%s.weight.pb" % name, "bias": "09_%s.bias.pb" % name}
+
+
 LAYERS = [
-    {"type": "Conv", "name": "head", "in": 3, "out": 8, "kernel": 3, "padding": 1},
+    conv("head", 3, 8, 3, 1),
     {"type": "ReLU"},
     {"type": "Upsample", "scale": 2, "mode": "bicubic"},
-    {"type": "Conv", "name": "body", "in": 8, "out": 8, "kernel": 3, "padding": 1},
+    conv("body", 8, 8, 3, 1),
     {"type": "HardSwish"},
-    {"type": "Conv", "name": "tail", "in": 8, "out": 3, "kernel": 1, "padding": 0},
+    conv("tail", 8, 3, 1, 0),
 ]
 
 
@@ -147,8 +152,9 @@ def main():
         bilinear.load_state_dict(bicubic.state_dict())
         for module in bicubic:
             if isinstance(module, nn.Conv2d):
-                save(module.weight, os.path.join(out, "09_%s.weight.pb" % module.tag))
-                save(module.bias, os.path.join(out, "09_%s.bias.pb" % module.tag))
+                layer = next(l for l in LAYERS if l.get("name") == module.tag)
+                save(module.weight, os.path.join(out, layer["weight"]))
+                save(module.bias, os.path.join(out, layer["bias"]))
         image = torch.rand(1, 3, 8, 8)
         save(image, os.path.join(out, "09_input.pb"))
         save(bicubic(image), os.path.join(out, "09_output_bicubic.pb"))
