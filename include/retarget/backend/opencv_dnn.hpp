@@ -116,9 +116,11 @@ struct opencv_dnn_manager {
 
 // A C++ kernel for a custom-domain op, as an OpenCV DNN layer. Derive from
 // opencv_layer<Self>, give it
-//   static std::vector<int> output_shape(const std::vector<std::vector<int>>& input_shapes);
+//   std::vector<int> output_shape(const std::vector<std::vector<int>>& input_shapes) const;
 //   void compute(const std::vector<cv::Mat>& inputs, cv::Mat& output) const;
 // and register it once for the op: opencv_layer<Self>::register_as("mydomain::AXPB").
+// output_shape may be static, or read the layer's attributes and its constant inputs, which
+// OpenCV hands to the layer as `blobs` rather than as inputs.
 template <class Derived>
 class opencv_layer : public cv::dnn::Layer {
  public:
@@ -139,7 +141,7 @@ class opencv_layer : public cv::dnn::Layer {
                        std::vector<cv::dnn::MatShape>& outputs,
                        std::vector<cv::dnn::MatShape>&) const override {
     std::vector<std::vector<int>> shapes(inputs.begin(), inputs.end());
-    outputs.assign(1, Derived::output_shape(shapes));
+    outputs.assign(1, static_cast<const Derived&>(*this).output_shape(shapes));
     return false;
   }
 

@@ -1,0 +1,156 @@
+// What the numbered tutorials share, none of it about rewriting: where PyTorch's reference
+// data is, a folder for the files a tutorial writes, the ONNX Runtime param, and how an
+// output is compared with its reference.
+#ifndef RETARGET_EXAMPLES_TUTORIAL_HPP
+#define RETARGET_EXAMPLES_TUTORIAL_HPP
+
+#include <retarget/backend.hpp>
+#include <retarget/onnx.hpp>
+#include <retarget/trace/export.hpp>
+#include <retarget/trace/nn.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tutorial {
+
+namespace fs = std::filesystem;
+
+// A reference file: under $RETARGET_EXAMPLE_DATA, or tests/data of the source tree.
+inline fs::path data(const fs::path& file) {
+  const char* dir = std::getenv("RETARGET_EXAMPLE_DATA");
+  return fs::path(dir ? dir : RETARGET_EXAMPLE_DATA) / file;
+}
+inline retarget::onnx::tensor load(const fs::path& file) {
+  return retarget::nn::load_tensor(data(file));
+}
+
+// A fresh folder in the temporary directory, removed with everything in it at the end.
+class work_dir {
+ public:
+  explicit work_dir(const std::string& name)
+      : path_(fs::temp_directory_path() / ("retarget-" + name + "-" + std::to_string(::getpid()))) {
+    fs::create_directories(path_);
+  }
+  work_dir(const work_dir&) = delete;
+  work_dir& operator=(const work_dir&) = delete;
+  ~work_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const noexcept { return path_; }
+  fs::path operator/(const fs::path& file) const { return path_ / file; }
+
+ private:
+  fs::path path_;
+};
+
+// ONNX Runtime's param: files go to `dir`; the worker comes from $RETARGET_ORT_DIR, or
+// tools/ort of the source tree.
+inline retarget::backend::onnxruntime_param onnxruntime_param(const fs::path& dir) {
+  retarget::backend::onnxruntime_param p;
+  p.work_dir = dir.string();
+  const char* env = std::getenv("RETARGET_ORT_DIR");
+  p.runtime_dir = env ? env : RETARGET_EXAMPLE_ORT_DIR;
+  return p;
+}
+// Whether ONNX Runtime can run here; if not, says why. A tutorial then exits with 77, which
+// ctest reports as a skip.
+inline bool onnxruntime_available(const retarget::backend::onnxruntime_param& p) {
+  using manager = retarget::backend::onnxruntime_manager;
+  if (!retarget::backend::find_program("node").empty() && !manager::installed_version(p).empty())
+    return true;
+  std::printf("ONNX Runtime is not available here:\n%s\n", manager::check_env().c_str());
+  return false;
+}
+inline constexpr int skipped = 77;
+
+// The values of a float32 tensor.
+inline std::vector<float> floats(const retarget::onnx::tensor& t) {
+  const auto& p = t.proto();
+  if (t.type() != retarget::onnx::dtype::f32) return {};
+  if (p.float_data_size() > 0) return {p.float_data().begin(), p.float_data().end()};
+  std::vector<float> out(p.raw_data().size() / sizeof(float));
+  std::memcpy(out.data(), p.raw_data().data(), out.size() * sizeof(float));
+  return out;
+}
+
+// The largest absolute difference between an output and its reference; infinity when their
+// types or shapes differ.
+inline double max_abs_error(const retarget::onnx::tensor& out, const retarget::onnx::tensor& ref) {
+  const auto a = floats(out), b = floats(ref);
+  if (out.dims() != ref.dims() || a.size() != b.size() || a.empty()) return INFINITY;
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    worst = std::max(worst, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
+  return worst;
+}
+
+// Prints the comparison and says whether it is within the tolerance.
+inline bool compare(const char* what, const retarget::onnx::tensor& out,
+                    const retarget::onnx::tensor& ref, double tolerance = 1e-4) {
+  const double error = max_abs_error(out, ref);
+  const bool ok = error <= tolerance;
+  const auto dims = out.dims();
+  const std::vector<retarget::onnx::dim> shape(dims.begin(), dims.end());
+  std::printf("%s: %s, max abs error vs PyTorch %.1e%s\n", what,
+              retarget::onnx::to_string(shape).c_str(), error, ok ? "" : "  <-- MISMATCH");
+  return ok;
+}
+
+// The op types of a model's nodes, in order: "Constant Resize Conv ...".
+inline std::string op_types(const retarget::onnx::model& m) {
+  std::string out;
+  for (const auto& n : m.graph().node())
+    out += (out.empty() ? "" : " ") + (n.domain().empty() ? "" : n.domain() + "::") + n.op_type();
+  return out;
+}
+
+// A model's inputs and outputs with their dims: "input [1, 3, height, width] -> output [...]".
+inline std::string signature(const retarget::onnx::model& m) {
+  const auto describe = [](const auto& values) {
+    std::string out;
+    for (const auto& v : values) {
+      std::string dims;
+      for (const auto& d : v.type().tensor_type().shape().dim())
+        dims += (dims.empty() ? "" : ", ") +
+                (d.has_dim_value() ? std::to_string(d.dim_value())
+                                   : d.has_dim_param() ? d.dim_param() : std::string("?"));
+      out += (out.empty() ? "" : ", ") + v.name() + " [" + dims + "]";
+    }
+    return out;
+  };
+  return describe(m.graph().input()) + " -> " + describe(m.graph().output());
+}
+
+// The rewrites an export applied, as its report says them.
+inline std::string rewrites(const retarget::export_result& r) {
+  return r.report.empty() ? "none" : retarget::to_string(r.report);
+}
+
+// The line of a (long, multi-line) error message that contains `needle`, trimmed.
+inline std::string line_with(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  if (at == std::string::npos) return text.substr(0, text.find('\n'));
+  const auto begin = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  std::string line = text.substr(begin, text.find('\n', at) - begin);
+  line.erase(0, line.find_first_not_of("> \t"));
+  return line;
+}
+
+inline int finish(bool ok) {
+  std::printf(ok ? "all checks passed\n" : "CHECK FAILED\n");
+  return ok ? 0 : 1;
+}
+
+}  // namespace tutorial
+
+#endif  // RETARGET_EXAMPLES_TUTORIAL_HPP
