@@ -6,5 +6,6 @@
 #include <retarget/onnx.hpp>
 #include <retarget/trace.hpp>
 #include <retarget/backend.hpp>
+#include <retarget/config.hpp>
 
 #endif  // RETARGET_RETARGET_HPP

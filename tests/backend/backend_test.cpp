@@ -32,25 +32,40 @@ class Backends : public ::testing::Test {
 };
 
 TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
-  const auto p = rb::parse_options<rb::tensorrt_param>({"--work-dir", "/w", "--fp16", "true"});
+  const auto p = rb::parse_options<rb::tensorrt_param>(
+      {"--work-dir", "/w", "--common-config", R"({"fp16_mode": true})"});
   EXPECT_EQ(*p.work_dir, "/w");
-  EXPECT_TRUE(*p.fp16);
+  EXPECT_TRUE(*p.common_config->fp16_mode);
+  EXPECT_EQ(*p.common_config->max_workspace_size, std::int64_t{1} << 30);  // the default
   EXPECT_EQ(p.file_name.resolved(), "end2end.engine");
-  EXPECT_EQ(*p.workspace_mib, 1024);
-  const auto q = rb::tensorrt_manager::param_from_config(
-      boost::json::parse(R"({"type": "tensorrt", "file_name": "srcnn.plan", "workspace_mib": 64})"),
-      "cfg.json: backend_config");
+  const auto q = rb::tensorrt_manager::param_from_config(boost::json::parse(R"({
+        "type": "tensorrt", "file_name": "srcnn.plan",
+        "common_config": {"max_workspace_size": 67108864},
+        "model_inputs": [{"input_shapes": {"input": {"min_shape": [1, 3, 32, 32],
+            "opt_shape": [1, 3, 64, 64], "max_shape": [1, 3, 128, 128]}}}]})"),
+                                                         "backend_config");
   EXPECT_EQ(q.file_name.resolved(), "srcnn.plan");
-  EXPECT_EQ(*q.workspace_mib, 64);
-  try {
-    rb::tensorrt_manager::param_from_config(boost::json::parse(R"({"fp16": 1})"),
-                                            "cfg.json: backend_config");
-    FAIL() << "no error";
-  } catch (const retarget::error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "retarget: cfg.json: backend_config.fp16 must be a boolean, not an integer");
-  }
-  EXPECT_NE(rb::options_help<rb::tensorrt_param>().find("--workspace-mib INT"), std::string::npos);
+  EXPECT_EQ(*q.common_config->max_workspace_size, 64 << 20);
+  EXPECT_FALSE(*q.common_config->fp16_mode);
+  EXPECT_EQ(q.model_inputs->at(0).input_shapes.at("input").max_shape,
+            (std::vector<std::int64_t>{1, 3, 128, 128}));
+  const auto message = [](const char* json) {
+    try {
+      rb::tensorrt_manager::param_from_config(boost::json::parse(json), "backend_config");
+    } catch (const rb::json_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(R"({"common_config": {"fp16_mode": 1}})"),
+            "retarget: backend_config.common_config.fp16_mode must be a boolean, not an integer");
+  EXPECT_EQ(message(R"({"model_inputs": [{"input_shapes": {"input": {"min_shape": "1x3"}}}]})"),
+            "retarget: backend_config.model_inputs[0].input_shapes.input.min_shape must be an "
+            "array, not a string");
+  EXPECT_EQ(message(R"({"common_confg": {}})"),
+            "retarget: backend_config.common_confg is not a known key (closest: common_config, work_dir, "
+            "file_name)");
+  EXPECT_NE(rb::options_help<rb::tensorrt_param>().find("--common-config JSON"), std::string::npos);
 }
 
 TEST_F(Backends, ManagersAreFoundByName) {

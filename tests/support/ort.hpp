@@ -4,6 +4,7 @@
 #define RETARGET_TESTS_SUPPORT_ORT_HPP
 
 #include <retarget/onnx.hpp>
+#include <retarget/onnx/tensor_stats.hpp>
 #include <retarget/trace/nn.hpp>
 
 #include <algorithm>
@@ -47,35 +48,13 @@ inline std::map<std::string, retarget::onnx::tensor> run(retarget::onnx::model& 
 
 // The values of a tensor as doubles, whatever its numeric type.
 inline std::vector<double> values_of(const retarget::onnx::tensor& t) {
-  const auto& raw = t.proto().raw_data();
-  std::vector<double> out;
-  const auto read = [&]<class T>(T) {
-    for (std::size_t i = 0; i + sizeof(T) <= raw.size(); i += sizeof(T)) {
-      T v;
-      std::memcpy(&v, raw.data() + i, sizeof(T));
-      out.push_back(static_cast<double>(v));
-    }
-  };
-  switch (t.type()) {
-    case retarget::onnx::dtype::f32: read(float{}); break;
-    case retarget::onnx::dtype::f64: read(double{}); break;
-    case retarget::onnx::dtype::i64: read(std::int64_t{}); break;
-    case retarget::onnx::dtype::i32: read(std::int32_t{}); break;
-    case retarget::onnx::dtype::boolean: read(std::uint8_t{}); break;
-    default: throw retarget::error("values_of: unsupported type " + std::string(to_string(t.type())));
-  }
-  return out;
+  return retarget::onnx::values_as_double(t);
 }
 
 // The largest absolute difference of two tensors of the same type and shape; infinity if
 // their types or shapes differ.
 inline double max_abs_error(const retarget::onnx::tensor& a, const retarget::onnx::tensor& b) {
-  if (a.dims() != b.dims() || a.type() != b.type()) return INFINITY;
-  const auto x = values_of(a), y = values_of(b);
-  if (x.size() != y.size()) return INFINITY;
-  double worst = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::abs(x[i] - y[i]));
-  return worst;
+  return retarget::onnx::max_abs_difference(a, b);
 }
 
 }  // namespace ort

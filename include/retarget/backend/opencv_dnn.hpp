@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
 #include <opencv2/dnn/layer.hpp>
 #include <retarget/backend/manager.hpp>
@@ -57,11 +58,16 @@ inline onnx::tensor to_tensor(const cv::Mat& m) {
 class opencv_dnn_wrapper {
  public:
   explicit opencv_dnn_wrapper(const std::filesystem::path& model) {
+    // OpenCV logs the failure it then throws; the exception is enough, in retarget's words.
+    const auto level = cv::utils::logging::getLogLevel();
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     try {
       net_ = cv::dnn::readNetFromONNX(model.string());
     } catch (const cv::Exception& e) {
+      cv::utils::logging::setLogLevel(level);
       throw error("retarget: opencv_dnn cannot load " + model.string() + ": " + e.what());
     }
+    cv::utils::logging::setLogLevel(level);
     outputs_ = net_.getUnconnectedOutLayersNames();
   }
 

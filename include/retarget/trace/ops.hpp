@@ -495,23 +495,21 @@ struct interpolate_options {
 };
 
 namespace detail {
-// The attributes torch 1.13 gives Resize for each mode (align_corners=False).
+// The attributes torch 1.13 gives Resize for each mode (align_corners=False). Before opset
+// 13, roi and scales are required inputs: unused ones are empty tensors, as torch gives them.
 inline value resize(graph& g, const value& x, const value& scales, const std::optional<value>& sizes,
                     const std::string& mode) {
-  const auto roi = onnx::no_input;
-  if (mode == "nearest")
-    return sizes ? g.op("Resize", x, roi, onnx::no_input, *sizes, "coordinate_transformation_mode"_s = "asymmetric",
-                        "cubic_coeff_a"_f = -0.75f, "mode"_s = "nearest", "nearest_mode"_s = "floor")
-                 : g.op("Resize", x, roi, scales, "coordinate_transformation_mode"_s = "asymmetric",
-                        "cubic_coeff_a"_f = -0.75f, "mode"_s = "nearest", "nearest_mode"_s = "floor");
-  if (mode != "bilinear" && mode != "bicubic")
+  if (mode != "nearest" && mode != "bilinear" && mode != "bicubic")
     throw error("retarget: interpolate mode '" + mode + "' (expected nearest, bilinear or bicubic)");
-  const std::string onnx_mode = mode == "bilinear" ? "linear" : "cubic";
-  return sizes ? g.op("Resize", x, roi, onnx::no_input, *sizes,
-                      "coordinate_transformation_mode"_s = "pytorch_half_pixel", "cubic_coeff_a"_f = -0.75f,
-                      "mode"_s = onnx_mode, "nearest_mode"_s = "floor")
-               : g.op("Resize", x, roi, scales, "coordinate_transformation_mode"_s = "pytorch_half_pixel",
-                      "cubic_coeff_a"_f = -0.75f, "mode"_s = onnx_mode, "nearest_mode"_s = "floor");
+  const std::string onnx_mode = mode == "nearest" ? "nearest" : mode == "bilinear" ? "linear" : "cubic";
+  const std::string transform = mode == "nearest" ? "asymmetric" : "pytorch_half_pixel";
+  const auto emit = [&](const auto& roi, const auto& scales_input, const auto&... size) {
+    return g.op("Resize", x, roi, scales_input, size..., "coordinate_transformation_mode"_s = transform,
+                "cubic_coeff_a"_f = -0.75f, "mode"_s = onnx_mode, "nearest_mode"_s = "floor");
+  };
+  if (g.opset() >= 13) return sizes ? emit(onnx::no_input, onnx::no_input, *sizes) : emit(onnx::no_input, scales);
+  const auto empty = [&] { return g.constant(onnx::tensor::empty(onnx::dtype::f32)); };
+  return sizes ? emit(empty(), empty(), *sizes) : emit(empty(), scales);
 }
 }  // namespace detail
 

@@ -1,0 +1,208 @@
+// Deploy configs: `_base_` inheritance with deep merge, typed sections, and an error for each
+// way a config can be wrong, naming the JSON path and the file that set the bad value.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <retarget/backend.hpp>
+#include <retarget/config.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace rc = retarget::config;
+namespace rb = retarget::backend;
+
+class Configs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("retarget-config-" + std::to_string(::getpid()));
+    fs::create_directories(dir_ / "_base_");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path write(const std::string& name, const std::string& text) {
+    const auto path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path;
+  }
+  // The message of the error loading `name` throws, with the test folder shown as DIR.
+  std::string error_of(const std::string& name) {
+    try {
+      rc::load_deploy_config(dir_ / name);
+    } catch (const retarget::error& e) {
+      std::string m = e.what();
+      for (auto at = m.find(dir_.string()); at != std::string::npos; at = m.find(dir_.string()))
+        m.replace(at, dir_.string().size(), "DIR");
+      return m;
+    }
+    return "no error";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Configs, BasesMergeDeeplyAndTheChildWins) {
+  write("_base_/onnx.json", R"({
+    // comments and trailing commas are fine in hand-written configs
+    "onnx_config": {"opset_version": 11, "input_names": ["input"], "save_file": "a.onnx",
+                    "dynamic_axes": {"input": {"0": "batch"}}},
+    "codebase_config": {"type": "tutorial", "task": "SuperResolution"},
+  })");
+  write("_base_/dynamic.json", R"({"_base_": "onnx.json",
+    "onnx_config": {"dynamic_axes": {"input": {"2": "height", "3": "width"}}}})");
+  write("_base_/ort.json", R"({"backend_config": {"type": "onnxruntime", "file_name": "x"}})");
+  write("model.json", R"({"_base_": ["_base_/dynamic.json", "_base_/ort.json"],
+    "onnx_config": {"opset_version": 13},
+    "backend_config": {"file_name": "srcnn"}})");
+
+  const auto cfg = rc::load_deploy_config(dir_ / "model.json");
+  EXPECT_EQ(*cfg.onnx.opset_version, 13);              // the child wins
+  EXPECT_EQ(*cfg.onnx.save_file, "a.onnx");            // a base's value stays
+  EXPECT_EQ(*cfg.onnx.output_names, std::vector<std::string>{"output"});  // the default
+  // dynamic_axes merged key by key across two files:
+  const auto& axes = cfg.onnx.dynamic_axes->at("input");
+  EXPECT_EQ(axes, (std::map<std::int64_t, std::string>{{0, "batch"}, {2, "height"}, {3, "width"}}));
+  EXPECT_EQ(*cfg.codebase.task, "SuperResolution");
+  EXPECT_EQ(cfg.backend, "onnxruntime");
+  EXPECT_EQ(cfg.backend_param<rb::onnxruntime_manager>().file_name.resolved(), "srcnn.onnx");
+  ASSERT_EQ(cfg.document.files().size(), 4u);  // bases first, the file itself last
+  EXPECT_EQ(cfg.document.files().front().filename(), "onnx.json");
+  EXPECT_EQ(cfg.document.file().filename(), "model.json");
+  EXPECT_EQ(cfg.document.origin_of("onnx_config.save_file").filename(), "onnx.json");
+  EXPECT_EQ(cfg.document.origin_of("onnx_config.dynamic_axes.input.2").filename(), "dynamic.json");
+  EXPECT_EQ(cfg.document.origin_of("onnx_config.opset_version").filename(), "model.json");
+}
+
+TEST_F(Configs, ListsAreReplacedWhole) {
+  write("_base_/a.json", R"({"onnx_config": {"output_names": ["x", "y"]},
+                             "backend_config": {"type": "onnxruntime"}})");
+  write("b.json", R"({"_base_": ["_base_/a.json"], "onnx_config": {"output_names": ["z"]}})");
+  EXPECT_EQ(*rc::load_deploy_config(dir_ / "b.json").onnx.output_names,
+            std::vector<std::string>{"z"});
+}
+
+TEST_F(Configs, ACycleOfBasesIsAnError) {
+  write("a.json", R"({"_base_": ["b.json"]})");
+  write("b.json", R"({"_base_": ["a.json"]})");
+  EXPECT_EQ(error_of("a.json"),
+            "retarget: DIR/b.json: _base_[0]: DIR/a.json is already being loaded: the bases "
+            "form a cycle (a.json → b.json → a.json)");
+}
+
+TEST_F(Configs, AMissingBaseNamesTheFileThatAskedForIt) {
+  write("a.json", R"({"_base_": ["_base_/here.json", "_base_/gone.json"]})");
+  write("_base_/here.json", R"({})");
+  EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json: _base_[1]: DIR/_base_/gone.json does not exist");
+  EXPECT_EQ(error_of("nowhere.json"), "retarget: config file DIR/nowhere.json does not exist");
+}
+
+TEST_F(Configs, UnknownKeysNameTheirPathTheFileAndTheClosestKeys) {
+  write("_base_/onnx.json", R"({"onnx_config": {"opset_versoin": 11}})");
+  write("a.json", R"({"_base_": "_base_/onnx.json", "backend_config": {"type": "onnxruntime"}})");
+  EXPECT_EQ(error_of("a.json"),
+            "retarget: DIR/_base_/onnx.json: onnx_config.opset_versoin is not a known key "
+            "(closest: opset_version, save_file, type)");
+  write("b.json", R"({"backend_confg": {"type": "onnxruntime"}})");
+  EXPECT_EQ(error_of("b.json"),
+            "retarget: DIR/b.json: backend_confg is not a section of a deploy config (closest: "
+            "backend_config, onnx_config, codebase_config)");
+  write("c.json", R"({"backend_config": {"type": "tensorrt", "common_config": {"fp16": true}}})");
+  try {
+    rc::load_deploy_config(dir_ / "c.json").backend_param<rb::tensorrt_manager>();
+    FAIL() << "no error";
+  } catch (const rb::json_error& e) {
+    EXPECT_EQ(e.path(), "backend_config.common_config.fp16");
+    EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "c.json").string() +
+                                         ": backend_config.common_config.fp16 is not a known key "
+                                         "(closest: fp16_mode, max_workspace_size)");
+  }
+}
+
+TEST_F(Configs, WrongTypesNameTheExpectedType) {
+  write("_base_/trt.json", R"({"backend_config": {"type": "tensorrt",
+    "model_inputs": [{"input_shapes": {"input": {"min_shape": [1, 3, "32", 32]}}}]}})");
+  write("a.json", R"({"_base_": ["_base_/trt.json"], "onnx_config": {"opset_version": "11"}})");
+  EXPECT_EQ(error_of("a.json"),
+            "retarget: DIR/a.json: onnx_config.opset_version must be an integer, not a string");
+  write("b.json", R"({"_base_": ["_base_/trt.json"]})");
+  try {
+    rc::load_deploy_config(dir_ / "b.json").backend_param<rb::tensorrt_manager>();
+    FAIL() << "no error";
+  } catch (const rb::json_error& e) {  // the bad value is in the base: the base is named
+    EXPECT_EQ(std::string(e.what()),
+              "retarget: " + (dir_ / "_base_/trt.json").string() +
+                  ": backend_config.model_inputs[0].input_shapes.input.min_shape[2] must be an "
+                  "integer, not a string");
+  }
+  write("c.json", R"({"_base_": 3})");
+  EXPECT_EQ(error_of("c.json"),
+            "retarget: DIR/c.json: _base_ must be a path or a list of paths, not an integer");
+  write("d.json", R"({"onnx_config": {"dynamic_axes": {"input": {"x": "batch"}}}})");
+  EXPECT_EQ(error_of("d.json"),
+            "retarget: DIR/d.json: onnx_config.dynamic_axes.input has the key 'x', which is not an "
+            "integer");
+}
+
+TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
+  write("a.json", R"({"onnx_config": {"opset_version": 21}, "backend_config": {"type": "x"}})");
+  EXPECT_EQ(error_of("a.json"),
+            "retarget: DIR/a.json: onnx_config.opset_version is 21, out of the range 7 to 17");
+  write("b.json", R"({"onnx_config": {"type": "torchscript"}, "backend_config": {"type": "x"}})");
+  EXPECT_EQ(error_of("b.json"),
+            "retarget: DIR/b.json: onnx_config.type must be \"onnx\", not \"torchscript\"");
+  write("c.json", R"({"onnx_config": {"input_shape": [1, 3, 32]}, "backend_config": {"type": "x"}})");
+  EXPECT_EQ(error_of("c.json"),
+            "retarget: DIR/c.json: onnx_config.input_shape must be [width, height], not 3 numbers");
+  write("d.json", R"({"onnx_config": {}})");
+  EXPECT_EQ(error_of("d.json"), "retarget: DIR/d.json: backend_config is missing");
+  write("e.json", R"({"backend_config": {"file_name": "x"}})");
+  EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json: backend_config has no type (the backend's name)");
+  write("f.json", R"({"backend_config": {"type": "onnxruntime"}})");
+  EXPECT_THROW(rc::load_deploy_config(dir_ / "f.json").backend_param<rb::tensorrt_manager>(),
+               retarget::error);
+}
+
+TEST_F(Configs, MalformedJsonGivesLineAndColumn) {
+  write("a.json", "{\n  \"onnx_config\": {\n    \"opset_version\": 11,\n    \"save_file\" \"x\"\n  }\n}\n");
+  EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json:4:17: syntax error (syntax error)");
+  write("b.json", "{\"backend_config\": {\"type\": \"onnxruntime\"}} extra");
+  EXPECT_EQ(error_of("b.json"), "retarget: DIR/b.json:1:45: syntax error (extra data)");
+  write("c.json", "[1, 2]");
+  EXPECT_EQ(error_of("c.json"), "retarget: DIR/c.json: a config must be a JSON object, not an array");
+}
+
+TEST_F(Configs, TheOnnxConfigShapesTheExport) {
+  write("a.json", R"({"onnx_config": {"input_names": ["lr"], "input_shape": [40, 30],
+    "dynamic_axes": {"lr": {"0": "batch"}, "sr": {"2": "out_h"}}, "output_names": ["sr"]},
+    "backend_config": {"type": "onnxruntime"}})");
+  const auto cfg = rc::load_deploy_config(dir_ / "a.json");
+  const auto spec = rc::input_spec_for(cfg, 0, 1, retarget::onnx::dtype::f32, {1, 3, 8, 8});
+  EXPECT_EQ(spec.name, "lr");
+  EXPECT_EQ(spec.shape, (std::vector<retarget::onnx::dim>{"batch", 3, 30, 40}));
+  EXPECT_EQ(rc::export_options_for(cfg).output_names, std::vector<std::string>{"sr"});
+  EXPECT_EQ(rc::export_options_for(cfg).opset, 11);
+  try {
+    rc::input_spec_for(cfg, 0, 2, retarget::onnx::dtype::f32, {1, 3, 8, 8});
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "a.json").string() +
+                                         ": onnx_config.input_names lists 1 names, but the model "
+                                         "has 2 inputs");
+  }
+  write("b.json", R"({"onnx_config": {"dynamic_axes": {"inptu": {"0": "batch"}}},
+    "backend_config": {"type": "onnxruntime"}})");
+  try {
+    rc::input_spec_for(rc::load_deploy_config(dir_ / "b.json"), 0, 1, retarget::onnx::dtype::f32,
+                       {1, 3, 8, 8});
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("onnx_config.dynamic_axes.inptu names neither an input "
+                                         "nor an output (closest: input, output)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace

@@ -1,0 +1,286 @@
+// retarget deploy: seed 003's tools/deploy.py for the zoo's models. For each deploy config:
+// export as its onnx_config says (with its backend's rewrites), convert with the backend's
+// manager, run on the test input, compare with PyTorch's output. Every file is made in a
+// staging folder beside the work dir and moved in only when all stages passed.
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <retarget/config.hpp>
+#include <retarget/onnx/tensor_stats.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+#include "zoo.hpp"
+
+namespace cli {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// One config's line in the final table.
+struct deploy_row {
+  std::string config, backend;
+  std::vector<std::string> files;
+  std::optional<double> max_abs_error;
+  double seconds = 0;
+  std::string result;  // "pass", "not available", or the error
+};
+
+template <class F>
+void visit_zoo(std::string_view name, F&& f) {
+  bool found = false;
+  std::vector<std::string_view> names;
+  boost::mp11::mp_for_each<zoo::entries>([&](auto entry) {
+    names.push_back(decltype(entry)::name);
+    if (!found && decltype(entry)::name == name) {
+      found = true;
+      f(entry);
+    }
+  });
+  if (!found)
+    throw usage_error("retarget: deploy: the zoo has no model '" + std::string(name) +
+                      "' (closest: " +
+                      retarget::detail::join_names(retarget::detail::closest_names(name, names)) +
+                      ")");
+}
+
+std::string shape_text(const std::vector<std::int64_t>& dims) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + "]";
+}
+
+// Moves what the staging folder holds into the work dir: the folder itself when the work
+// dir does not exist yet, else file by file.
+std::vector<std::string> move_into(const fs::path& staging, const fs::path& work_dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(staging)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  if (!fs::exists(work_dir)) {
+    fs::rename(staging, work_dir);
+    return names;
+  }
+  for (const auto& n : names) fs::rename(staging / n, work_dir / n);
+  return names;
+}
+
+void stage(std::ostream& out, int number, std::string_view name, const std::string& text,
+           double seconds) {
+  out << "  [" << number << "/5] " << std::left << std::setw(8) << name << text << " ("
+      << cli::seconds(seconds) << ")\n"
+      << std::flush;
+}
+
+deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
+                      const fs::path& work_dir, double tolerance, bool skip_unavailable,
+                      std::ostream& out) {
+  const auto start = clock_type::now();
+  deploy_row row;
+  row.config = config_path.stem().string();
+  out << config_path.string() << "\n";
+
+  const auto cfg = retarget::config::load_deploy_config(config_path);
+  row.backend = cfg.backend;
+  stage(out, 1, "config",
+        "backend " + cfg.backend + ", opset " + std::to_string(*cfg.onnx.opset_version) + ", " +
+            std::to_string(cfg.document.files().size()) + " files with its bases",
+        since(start));
+
+  managers::visit(cfg.backend, [&](auto manager) {
+    using M = decltype(manager);
+    using B = typename M::backend;
+    auto param = cfg.backend_param<M>();
+    if (!M::is_available()) {
+      if (!skip_unavailable)
+        throw retarget::error("retarget: deploy: backend " + cfg.backend +
+                              " is not available here (see retarget backends)");
+      row.result = "not available";
+      out << "  skipped: " << cfg.backend << " is not available here\n";
+      return;
+    }
+    visit_zoo(model_name, [&](auto entry) {
+      using E = decltype(entry);
+      if (*cfg.codebase.type != "tutorial")
+        cfg.document.fail("codebase_config.type",
+                          "is '" + *cfg.codebase.type + "', but the zoo's models are 'tutorial'");
+      if (*cfg.codebase.task != E::task)
+        cfg.document.fail("codebase_config.task", "is '" + *cfg.codebase.task + "', but " +
+                                                      std::string(E::name) + " is a " +
+                                                      std::string(E::task) + " model");
+
+      // The test inputs, renamed as the config names the model's inputs.
+      const auto test_inputs = E::test_inputs();
+      constexpr std::size_t count = E::input_count;
+      retarget::input_spec specs[count];
+      retarget::backend::tensor_map feeds;
+      std::size_t i = 0;
+      for (const auto& [name, file] : test_inputs) {
+        auto t = retarget::nn::load_tensor(file);
+        const auto dims = t.dims();
+        specs[i] = retarget::config::input_spec_for(cfg, i, count, t.type(), dims);
+        if (const auto& wh = *cfg.onnx.input_shape;
+            wh && dims.size() >= 2 && ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
+          cfg.document.fail("onnx_config.input_shape",
+                            "is [" + std::to_string((*wh)[0]) + ", " + std::to_string((*wh)[1]) +
+                                "], but " + std::string(E::name) + "'s test input '" + name +
+                                "' is " + shape_text(dims) + ": its reference is for that size");
+        feeds.emplace(specs[i].name, std::move(t));
+        ++i;
+      }
+
+      const fs::path parent = work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
+      fs::create_directories(parent);
+      scratch_dir staging(parent, "retarget-deploy");
+
+      auto t0 = clock_type::now();
+      const typename E::model model;
+      auto exported = retarget::export_onnx<B>(model, specs, cfg, retarget::config::export_options_for(cfg));
+      retarget::config::finish_export(cfg, exported.model);
+      exported.model.check();
+      const auto onnx_file = staging.path() / *cfg.onnx.save_file;
+      retarget::onnx::save(exported.model, onnx_file);
+      const auto report = retarget::to_string(exported.report);
+      stage(out, 2, "export",
+            onnx_file.filename().string() + ": " +
+                std::to_string(exported.model.graph().node_size()) + " nodes, rewrites: " +
+                (report.empty() ? "none" : report),
+            since(t0));
+
+      t0 = clock_type::now();
+      param.work_dir = staging.path().string();
+      const auto backend_files = M::to_backend(onnx_file, param);
+      std::string file_names;
+      for (const auto& f : backend_files)
+        file_names += (file_names.empty() ? "" : ", ") + f.filename().string();
+      stage(out, 3, "convert", cfg.backend + ": " + file_names, since(t0));
+
+      t0 = clock_type::now();
+      auto wrapper = M::build_wrapper(backend_files, param);
+      const auto outputs = wrapper.run(feeds);
+      const auto& output_name = cfg.onnx.output_names->front();
+      const auto found = outputs.find(output_name);
+      if (found == outputs.end())
+        throw retarget::error("retarget: deploy: the backend gave no output '" + output_name + "'");
+      stage(out, 4, "run",
+            output_name + ": " + std::string(to_string(found->second.type())) + " " +
+                shape_text(found->second.dims()),
+            since(t0));
+
+      t0 = clock_type::now();
+      const auto reference_file = E::reference(exported.report);
+      const double error = retarget::onnx::max_abs_difference(
+          found->second, retarget::nn::load_tensor(reference_file));
+      row.max_abs_error = error;
+      const bool pass = error <= tolerance;
+      stage(out, 5, "verify",
+            "max abs error " + scientific(error) + " against PyTorch's " +
+                reference_file.filename().string() + ", tolerance " + scientific(tolerance) +
+                (pass ? ": pass" : ": FAIL"),
+            since(t0));
+      if (!pass)
+        throw retarget::error("retarget: deploy: " + std::string(E::name) + " on " + cfg.backend +
+                              ": max abs error " + scientific(error) + " exceeds the tolerance " +
+                              scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
+
+      boost::json::object summary;
+      summary["config"] = config_path.string();
+      summary["model"] = E::name;
+      summary["backend"] = cfg.backend;
+      summary["backend_version"] = M::version();
+      summary["onnx"] = boost::json::object{{"file", onnx_file.filename().string()},
+                         {"opset", *cfg.onnx.opset_version},
+                         {"nodes", exported.model.graph().node_size()},
+                         {"rewrites", report}};
+      boost::json::array files;
+      for (const auto& f : backend_files) files.emplace_back(f.filename().string());
+      summary["backend_files"] = std::move(files);
+      summary["reference"] = reference_file.filename().string();
+      summary["max_abs_error"] = error;
+      summary["tolerance"] = tolerance;
+      summary["seconds"] = since(start);
+      write_file(staging.path() / "summary.json", boost::json::serialize(summary) + "\n");
+
+      row.files = move_into(staging.path(), work_dir);
+      row.result = "pass";
+      std::string listed;
+      for (const auto& f : row.files) listed += (listed.empty() ? "" : ", ") + f;
+      out << "  wrote " << work_dir.string() << ": " << listed << "\n";
+    });
+  });
+  row.seconds = since(start);
+  return row;
+}
+
+void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
+  const auto pad = [](std::string s, std::size_t width) {
+    if (s.size() < width) s.resize(width, ' ');
+    return s + "  ";
+  };
+  std::size_t config_width = 6, files_width = 5;
+  std::vector<std::string> files(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (const auto& f : rows[i].files) files[i] += (files[i].empty() ? "" : ", ") + f;
+    if (files[i].empty()) files[i] = "-";
+    config_width = std::max(config_width, rows[i].config.size());
+    files_width = std::max(files_width, files[i].size());
+  }
+  out << "\n"
+      << pad("config", config_width) << pad("backend", 11) << pad("files", files_width)
+      << pad("max abs error", 13) << pad("time", 7) << "result\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    out << pad(r.config, config_width) << pad(r.backend, 11) << pad(files[i], files_width)
+        << pad(r.max_abs_error ? scientific(*r.max_abs_error) : "-", 13)
+        << pad(r.result == "not available" ? "-" : seconds(r.seconds), 7) << r.result << "\n";
+  }
+}
+
+}  // namespace
+
+int deploy(arguments& args, std::ostream& out) {
+  const std::string model = args.required("--model", "NAME");
+  const fs::path work_dir = args.required("--work-dir", "DIR");
+  const bool skip_unavailable = args.flag("--skip-unavailable");
+  double tolerance = 1e-4;
+  if (const auto t = args.one("--tolerance")) {
+    const auto v = retarget::backend::detail::parse_text<double>(*t);
+    if (!v || *v < 0) throw usage_error("retarget: --tolerance expects a number >= 0, got '" + *t + "'");
+    tolerance = *v;
+  }
+  const auto configs = args.positionals();
+  if (configs.empty()) throw usage_error("retarget: deploy needs at least one CONFIG.json");
+  if (configs.size() == 1) {
+    const auto row = deploy_one(configs.front(), model, work_dir, tolerance, skip_unavailable, out);
+    return row.result == "pass" || row.result == "not available" ? 0 : 1;
+  }
+  // Several configs: each into its own folder; a failure is reported and the rest go on.
+  std::vector<deploy_row> rows;
+  int failed = 0;
+  for (const auto& c : configs) {
+    const fs::path config(c);
+    try {
+      rows.push_back(
+          deploy_one(config, model, work_dir / config.stem(), tolerance, skip_unavailable, out));
+    } catch (const std::exception& e) {
+      std::cout.flush();
+      std::cerr << e.what() << "\n";
+      deploy_row row;
+      row.config = config.stem().string();
+      row.result = "FAIL";
+      rows.push_back(row);
+      ++failed;
+    }
+  }
+  print_table(rows, out);
+  out << "\n"
+      << rows.size() - static_cast<std::size_t>(failed) << " of " << rows.size()
+      << " configs deployed or skipped as unavailable; " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace cli

@@ -1,0 +1,160 @@
+// The retarget command-line tool. Each command has --help; errors go to stderr as one line
+// with a non-zero exit (2 for a mistake in the command line, 1 for anything else).
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace cli {
+
+namespace {
+
+int backends(arguments& args, std::ostream& out) {
+  std::vector<std::string> forwarded{"backends"};
+  for (auto& a : args.rest()) forwarded.push_back(std::move(a));
+  return retarget::backend::backend_console<managers>(forwarded, out);
+}
+
+int backend(arguments& args, std::ostream& out) {
+  std::vector<std::string> forwarded{"backend"};
+  for (auto& a : args.rest()) forwarded.push_back(std::move(a));
+  return retarget::backend::backend_console<managers>(forwarded, out);
+}
+
+constexpr command table[] = {
+    {"inspect", "what a model holds: opsets, inputs, outputs, ops, weights, rewrites",
+     "usage: retarget inspect MODEL.onnx\n\n"
+     "Prints the model's opsets, its inputs and outputs with their dims, how many nodes of each\n"
+     "op it has (subgraphs included), its custom domains, its weights and their size, the\n"
+     "backend it was exported for and the rewrite report retarget recorded in its metadata.\n"
+     "External data is not read: its size comes from the model.\n",
+     inspect},
+    {"check", "ONNX's full checker and strict shape inference; the exit status says",
+     "usage: retarget check MODEL.onnx\n\n"
+     "Runs ONNX's full model checker, then shape inference in its strict mode. Exit status 0\n"
+     "when the model passes both, 1 with the checker's message when not.\n",
+     check},
+    {"draw", "a picture of the graph, through Graphviz",
+     "usage: retarget draw MODEL.onnx -o FILE.svg|FILE.png|FILE.dot\n\n"
+     "Draws the graph: inputs, nodes with their attributes and weights, outputs, and each edge\n"
+     "with its shape where the model knows it. .svg and .png need Graphviz's dot; .dot writes\n"
+     "the Graphviz source itself.\n\n"
+     "options:\n"
+     "  -o, --output FILE   where the picture goes; its suffix picks the format\n",
+     draw},
+    {"backends", "each backend: available or not, its version and its environment",
+     "usage: retarget backends\n\n"
+     "For each backend retarget knows: whether it is available here, its version, and what\n"
+     "its manager found in the environment (or what is missing).\n",
+     backends},
+    {"backend", "one backend's own check, convert and run, with its param as options",
+     "usage: retarget backend NAME check|convert|run [--help] ...\n\n"
+     "The backend manager's console: `check` reports its environment, `convert` turns an ONNX\n"
+     "file into the backend's files, `run` runs them; `--help` after the command lists the\n"
+     "backend's param as options.\n",
+     backend},
+    {"run", "inference through a backend; prints each output's shape and statistics",
+     "usage: retarget run MODEL.onnx --backend NAME --input NAME=FILE.pb ... [options]\n\n"
+     "Converts the model for the backend in a scratch folder, runs it on the inputs (ONNX\n"
+     "TensorProto files) through the backend's wrapper, and prints each output's name, dtype,\n"
+     "shape, min, max, mean and standard deviation.\n\n"
+     "options:\n"
+     "  --backend NAME      onnxruntime, opencv_dnn or tensorrt\n"
+     "  --input NAME=FILE   an input as a TensorProto file; once per input\n"
+     "  --output-dir DIR    also write each output there as NAME.pb\n"
+     "  other options       the backend's param (see retarget backend NAME convert --help)\n",
+     run},
+    {"deploy", "export a zoo model by a deploy config, convert it, run it, compare",
+     "usage: retarget deploy CONFIG.json... --model NAME --work-dir DIR [--skip-unavailable]\n\n"
+     "For each deploy config: exports the zoo model as its onnx_config says, with the rewrites\n"
+     "of its backend, converts it with the backend's manager, runs it on the model's test\n"
+     "input and compares the outputs with PyTorch's. The files go to DIR (DIR/CONFIG-NAME when\n"
+     "several configs are given) with a summary.json, only when every stage passed: a failed\n"
+     "deploy leaves DIR as it was. Several configs end with a table.\n\n"
+     "options:\n"
+     "  --model NAME        the zoo model: srcnn\n"
+     "  --work-dir DIR      where the files go\n"
+     "  --tolerance X       the largest absolute error that passes (default 1e-4)\n"
+     "  --skip-unavailable  a config whose backend is not available here is reported as such\n"
+     "                      instead of failing\n",
+     deploy},
+};
+
+void print_help(std::ostream& out) {
+  out << "usage: retarget COMMAND [--help] ...\n\n"
+         "Export models to ONNX once, retarget them to many inference engines.\n\ncommands:\n";
+  for (const auto& c : table)
+    out << "  " << std::left << std::setw(10) << c.name << c.summary << "\n";
+  out << "\nretarget COMMAND --help tells more about a command.\n";
+}
+
+int main_of(std::vector<std::string> argv, std::ostream& out) {
+  if (argv.empty()) {
+    print_help(std::cerr);
+    return 2;
+  }
+  if (argv.front() == "--help" || argv.front() == "-h" || argv.front() == "help") {
+    print_help(out);
+    return 0;
+  }
+  if (argv.front() == "--version") {
+    out << "retarget " << RETARGET_VERSION << "\n";
+    return 0;
+  }
+  const std::string name = argv.front();
+  for (const auto& c : table) {
+    if (c.name != name) continue;
+    arguments args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    // `backend NAME COMMAND --help` is the backend console's own help.
+    const bool wants_help = name == "backend"
+                                ? argv.size() == 2 && (argv[1] == "--help" || argv[1] == "-h")
+                                : args.flag("--help") || args.flag("-h");
+    if (wants_help) {
+      out << c.help;
+      return 0;
+    }
+    return c.run(args, out);
+  }
+  std::vector<std::string_view> names;
+  for (const auto& c : table) names.push_back(c.name);
+  throw usage_error("retarget: unknown command '" + name + "' (closest: " +
+                    retarget::detail::join_names(retarget::detail::closest_names(name, names)) +
+                    ")");
+}
+
+}  // namespace
+
+const std::span<const command> commands = table;
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(s < 10 ? 2 : 1) << s << " s";
+  return out.str();
+}
+
+std::string scientific(double v) {
+  std::ostringstream out;
+  out << std::scientific << std::setprecision(1) << v;
+  return out.str();
+}
+
+}  // namespace cli
+
+int main(int argc, char** argv) {
+  // The tool is built in the source tree: its ONNX Runtime worker is there unless told otherwise.
+  ::setenv("RETARGET_ORT_DIR", RETARGET_SOURCE_DIR "/tools/ort", 0);
+  try {
+    return cli::main_of(std::vector<std::string>(argv + 1, argv + argc), std::cout);
+  } catch (const cli::usage_error& e) {
+    std::cout.flush();
+    std::cerr << e.what() << "\n(see retarget --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,103 @@
+// retarget run: inference through a backend's wrapper, with a summary of each output.
+#include <fstream>
+#include <iomanip>
+#include <retarget/onnx/tensor_stats.hpp>
+#include <set>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace cli {
+
+namespace {
+
+std::string shape_text(const retarget::onnx::tensor& t) {
+  std::string out = "[";
+  const auto dims = t.dims();
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + "]";
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(6) << v;
+  return out.str();
+}
+
+}  // namespace
+
+int run(arguments& args, std::ostream& out) {
+  const std::string backend = args.required("--backend", "NAME");
+  const auto inputs = args.all("--input");
+  const auto output_dir = args.one("--output-dir");
+  auto rest = args.rest();
+  std::vector<std::string> param_options;
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i].starts_with("-")) {
+      param_options.push_back(rest[i]);
+      if (rest[i].find('=') == std::string::npos && i + 1 < rest.size())
+        param_options.push_back(rest[++i]);
+    } else {
+      files.push_back(rest[i]);
+    }
+  }
+  if (files.size() != 1)
+    throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
+  const fs::path model_path = files.front();
+
+  retarget::backend::tensor_map feeds;
+  for (const auto& in : inputs) {
+    const auto eq = in.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw usage_error("retarget: --input '" + in + "' is not NAME=FILE.pb");
+    feeds.emplace(in.substr(0, eq), retarget::onnx::tensor(retarget::nn::load_tensor(in.substr(eq + 1))));
+  }
+  // Every input the model takes must be given, and nothing else.
+  const auto model = retarget::onnx::load(model_path);
+  std::set<std::string> weights, wanted;
+  for (const auto& t : model.graph().initializer()) weights.insert(t.name());
+  for (const auto& v : model.graph().input())
+    if (!weights.contains(v.name())) wanted.insert(v.name());
+  for (const auto& name : wanted)
+    if (!feeds.contains(name))
+      throw usage_error("retarget: run: " + model_path.string() + " takes the input '" + name +
+                        "': give --input " + name + "=FILE.pb");
+  for (const auto& [name, t] : feeds)
+    if (!wanted.contains(name))
+      throw usage_error("retarget: run: " + model_path.string() + " has no input '" + name + "'");
+
+  return managers::visit(backend, [&](auto manager) {
+    using M = decltype(manager);
+    if (!M::is_available())
+      throw retarget::error("retarget: run: backend " + backend +
+                            " is not available here (see retarget backends)");
+    scratch_dir scratch(fs::temp_directory_path(), "retarget-run");
+    auto param = retarget::backend::parse_options<typename M::param>(param_options);
+    bool work_dir_given = false;
+    for (const auto& o : param_options) work_dir_given |= o.starts_with("--work-dir");
+    if (!work_dir_given) param.work_dir = scratch.path().string();
+    const auto backend_files = M::to_backend(model_path, param);
+    auto wrapper = M::build_wrapper(backend_files, param);
+    const auto outputs = wrapper.run(feeds);
+    for (const auto& [name, t] : outputs) {
+      out << name << ": " << to_string(t.type()) << " " << shape_text(t);
+      try {
+        const auto s = retarget::onnx::statistics(t);
+        out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean "
+            << number(s.mean) << "  std " << number(s.stddev);
+        if (s.non_finite) out << "  non-finite " << s.non_finite;
+      } catch (const retarget::error&) {  // strings: no statistics
+      }
+      out << "\n";
+      if (output_dir) {
+        fs::create_directories(*output_dir);
+        write_file(fs::path(*output_dir) / (name + ".pb"), t.proto().SerializeAsString());
+      }
+    }
+    if (output_dir) out << "wrote " << outputs.size() << " outputs to " << *output_dir << "\n";
+    return 0;
+  });
+}
+
+}  // namespace cli
