@@ -173,4 +173,16 @@ TEST_F(EmitterErrors, ShapesThatDoNotFitShowTheInputs) {
             "matrix multiplication (inputs: w float32 [4, 3], w float32 [4, 3])");
 }
 
+// Found by fuzz_emitter: ONNX's own inference for LSTM-1 reads dims it never checked and crashed.
+TEST(EmitterRanks, RecurrentOpsOfTheWrongRankAreRefusedNotCrashed) {
+  rx::graph g(1);
+  auto x = g.input("x", rx::dtype::f16, {});
+  auto w = g.input("w", rx::dtype::f16, {1, 16, 4});
+  rx::node_spec lstm;
+  lstm.op_type = "LSTM";
+  lstm.inputs = {x, w, w};
+  lstm.output_count = 3;
+  EXPECT_EQ(error_of([&] { g.emit(lstm); }), "retarget: LSTM (opset 1): input 0 'x' has rank 0, the op takes rank 3");
+}
+
 }  // namespace

@@ -411,6 +411,27 @@ class graph_base {
                   range_text(schema.min_output(), schema.max_output()));
   }
 
+  // ONNX's inference for some ops reads input dims without checking the rank first (RNN, GRU
+  // and LSTM at opset 1 crash on an X of rank below 2, as fuzzing found): their ranks are
+  // checked before it runs.
+  void check_ranks(const ::onnx::NodeProto& node, int version) const {
+    struct rank_rule {
+      std::string_view op;
+      int input, rank;
+    };
+    static constexpr rank_rule rules[] = {{"RNN", 0, 3}, {"GRU", 0, 3}, {"LSTM", 0, 3}};
+    if (!node.domain().empty() && node.domain() != "ai.onnx") return;
+    for (const auto& r : rules) {
+      if (node.op_type() != r.op || node.input_size() <= r.input) continue;
+      const auto it = types_.find(node.input(r.input));
+      if (it == types_.end() || !it->second->tensor_type().has_shape()) continue;
+      const int rank = it->second->tensor_type().shape().dim_size();
+      if (rank != r.rank)
+        throw error(where(node, version) + ": input " + std::to_string(r.input) + " '" + node.input(r.input) +
+                    "' has rank " + std::to_string(rank) + ", the op takes rank " + std::to_string(r.rank));
+    }
+  }
+
   // "x float32 [1, 3, n], w float32 [8, 3, 3]": what shape inference was given, for its errors.
   std::string describe_inputs(const ::onnx::NodeProto& node) const {
     std::string out;
@@ -497,6 +518,8 @@ class graph_base {
     } catch (const std::exception& e) {
       throw error(where(node, version) + ": " + e.what());
     }
+
+    check_ranks(node, version);
 
     // Shape inference, with outer-scope types and constant inputs, and the graph context
     // that If, Loop and Scan need for their bodies.
