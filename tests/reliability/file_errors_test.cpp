@@ -247,4 +247,17 @@ TEST_F(FileErrors, NoSpaceWhenTheModelIsFlushedAfterItsData) {
   EXPECT_NO_THROW(rx::load(dir_ / "m.onnx").check());
 }
 
+// Found by fuzz_load_model: ONNX's shape inference crashed on a model its checker refuses.
+TEST(ModelErrors, ShapeInferenceOfAModelTheCheckerRefusesIsAnError) {
+  auto m = conv_model(2);
+  m.proto().mutable_graph()->mutable_node(0)->set_input(0, "nowhere");
+  const auto message = error_of([&] { m.infer_shapes(); });
+  EXPECT_EQ(message.rfind("retarget: shape inference refused: model check failed: Nodes in a graph must be "
+                          "topologically sorted, however input 'nowhere' of node",
+                          0),
+            0u)
+      << message;
+}
+
 }  // namespace
+
