@@ -365,9 +365,7 @@ class graph_base {
     if (any)
       throw error(where(node, version) + ": the op first appears in opset " +
                   std::to_string(any->since_version()));
-    std::vector<std::string> names;
-    for (const auto& s : ::onnx::OpSchemaRegistry::get_all_schemas())
-      if (s.domain() == node.domain()) names.push_back(s.Name());
+    const auto names = detail::op_names_of(node.domain());
     if (names.empty())
       throw error(where(node, version) + ": unknown op (the domain has no declared schemas)");
     throw error(
