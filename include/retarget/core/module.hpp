@@ -132,12 +132,16 @@ constexpr decltype(auto) call_module(M& module, A&&... args) {
       return poisoned{};
     } else {
       env.record(rewrite_kind::module, self::module_name, B::name, slot::name);
-      return std::apply(
-          [&](const auto&... e) {
-            wrapper w(module, env.config(), e...);
-            return w.forward(std::forward<A>(args)...);
-          },
-          extra);
+      try {
+        return std::apply(
+            [&](const auto&... e) {
+              wrapper w(module, env.config(), e...);
+              return w.forward(std::forward<A>(args)...);
+            },
+            extra);
+      } catch (...) {
+        rethrow_from_rewrite(rewrite_kind::module, self::module_name, B::name, slot::name);
+      }
     }
   }
 }

@@ -8,11 +8,15 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 #include <cstdint>
+#include <exception>
 #include <initializer_list>
+#include <new>
 #include <retarget/core/backend.hpp>
+#include <retarget/core/error.hpp>
 #include <retarget/core/detail/type_name.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/core/rewrite_env.hpp>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -223,6 +227,26 @@ inline constexpr bool is_rewrite_context_v<rewrite_context<F, B, Slots, Env>> = 
 
 namespace detail {
 
+// Called from a catch block: an exception leaving a rewrite becomes a retarget::error that names
+// the rewrite, what it rewrites and the backend, e.g. "retarget: function 'repeat', tensorrt
+// rewrite (backend tensorrt10): ...". The original stays reachable with std::rethrow_if_nested;
+// std::bad_alloc and exceptions not derived from std::exception pass through unchanged.
+[[noreturn]] inline void rethrow_from_rewrite(rewrite_kind kind, std::string_view target,
+                                              std::string_view backend, std::string_view rewrite) {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::string_view inner = e.what();
+    if (inner.starts_with("retarget: ")) inner.remove_prefix(10);
+    std::throw_with_nested(error("retarget: " + std::string(to_string(kind)) + " '" +
+                                 std::string(target) + "', " + std::string(rewrite) +
+                                 " rewrite (backend " + std::string(backend) +
+                                 "): " + std::string(inner)));
+  }
+}
+
 template <class F, class B, class Slots, class Env, class... A>
 RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args) {
   using slot = boost::mp11::mp_front<Slots>;
@@ -240,7 +264,11 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
     using rewrite = typename slot::type;
     if constexpr (requires { rewrite::call(ctx, std::forward<A>(args)...); }) {
       env.record(kind::kind, F::name, B::name, slot::name);
-      return rewrite::call(ctx, std::forward<A>(args)...);
+      try {
+        return rewrite::call(ctx, std::forward<A>(args)...);
+      } catch (...) {
+        rethrow_from_rewrite(kind::kind, F::name, B::name, slot::name);
+      }
     } else {
       static_assert(dependent_false<A...>,
                     "retarget: the selected rewrite's call(ctx, ...) cannot take the arguments "

@@ -92,6 +92,9 @@ class graph_base {
     if (domain.empty() || domain == "ai.onnx")
       throw error(
           "retarget: the standard domain's version is the graph's opset, fixed at construction");
+    if (version < 1)
+      throw error("retarget: domain '" + domain + "' version " + std::to_string(version) +
+                  " is out of range: versions start at 1");
     root_->domain_versions_[std::move(domain)] = version;
   }
   // The (domain, version) pairs of the domains this graph's nodes use, the standard one first.
@@ -161,12 +164,16 @@ class graph_base {
   // Marks v as a graph output, named `name` (v's own name when empty).
   void output(const value& v, std::string name = {}) {
     check_owned(v, "output");
+    if (output_names_.count(name.empty() ? v.name() : name))
+      throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) + "' is used twice");
     value out = v;
     if (!name.empty() && name != v.name()) {
       if (produced_by_node_.count(v.name()) && !output_names_.count(v.name()) &&
           !root_->used_names_.count(name)) {
         rename(v, name);
       } else {
+        if (root_->used_names_.count(name))
+          throw error("retarget: graph output name '" + name + "' is already the name of another value");
         // An input or a value already given out under its own name is copied under the new one.
         auto d = start("", "Identity");
         add_argument(d, v);
@@ -178,6 +185,9 @@ class graph_base {
     info->set_name(out.name());
     *info->mutable_type() = out.type();
   }
+
+  // Whether a value of the graph (or of its outer graphs and subgraphs) has that name.
+  bool has_name(const std::string& name) const { return root_->used_names_.count(name) > 0; }
 
   // The value of that name in this graph (or, for a subgraph, its outer graphs).
   value find(std::string_view name) const {
@@ -315,7 +325,8 @@ class graph_base {
   void claim_name(const std::string& name, const char* what) {
     if (name.empty()) throw error(std::string("retarget: a ") + what + " needs a name");
     if (!root_->used_names_.insert(name).second)
-      throw error(std::string("retarget: duplicate value name '") + name + "' for a " + what);
+      throw error(std::string("retarget: duplicate value name '") + name + "' for " +
+                  (what[0] == 'i' ? "an " : "a ") + what);
   }
 
   // A fresh name: "Relu_12", then "Relu_12_1" for a second output.
@@ -354,9 +365,9 @@ class graph_base {
     if (any)
       throw error(where(node, version) + ": the op first appears in opset " +
                   std::to_string(any->since_version()));
-    std::vector<std::string> names;
-    for (const auto& s : ::onnx::OpSchemaRegistry::get_all_schemas())
-      if (s.domain() == node.domain()) names.push_back(s.Name());
+    const auto names = detail::op_names_of(node.domain());
+    if (names.empty())
+      throw error(where(node, version) + ": unknown op (the domain has no declared schemas)");
     throw error(
         where(node, version) + ": unknown op (closest: " +
         retarget::detail::join_names(retarget::detail::closest_names(node.op_type(), names)) + ")");
@@ -398,6 +409,52 @@ class graph_base {
                   range_text(schema.min_output(), schema.max_output()));
   }
 
+  // ONNX's inference for some ops reads input dims without checking the rank first (RNN, GRU
+  // and LSTM at opset 1 crash on an X of rank below 2, as fuzzing found): their ranks are
+  // checked before it runs.
+  void check_ranks(const ::onnx::NodeProto& node, int version) const {
+    struct rank_rule {
+      std::string_view op;
+      int input, rank;
+    };
+    static constexpr rank_rule rules[] = {{"RNN", 0, 3}, {"GRU", 0, 3}, {"LSTM", 0, 3}};
+    if (!node.domain().empty() && node.domain() != "ai.onnx") return;
+    for (const auto& r : rules) {
+      if (node.op_type() != r.op || node.input_size() <= r.input) continue;
+      const auto it = types_.find(node.input(r.input));
+      if (it == types_.end() || !it->second->tensor_type().has_shape()) continue;
+      const int rank = it->second->tensor_type().shape().dim_size();
+      if (rank != r.rank)
+        throw error(where(node, version) + ": input " + std::to_string(r.input) + " '" + node.input(r.input) +
+                    "' has rank " + std::to_string(rank) + ", the op takes rank " + std::to_string(r.rank));
+    }
+  }
+
+  // "x float32 [1, 3, n], w float32 [8, 3, 3]": what shape inference was given, for its errors.
+  std::string describe_inputs(const ::onnx::NodeProto& node) const {
+    std::string out;
+    for (const auto& in : node.input()) {
+      if (!out.empty()) out += ", ";
+      const auto it = types_.find(in);
+      if (in.empty() || it == types_.end()) {
+        out += in.empty() ? "(absent)" : in;
+        continue;
+      }
+      const auto& t = it->second->tensor_type();
+      out += in + " " + std::string(to_string(static_cast<dtype>(t.elem_type())));
+      if (!t.has_shape()) continue;
+      out += " [";
+      for (int i = 0; i < t.shape().dim_size(); ++i) {
+        const auto& d = t.shape().dim(i);
+        out += (i ? ", " : "") + (d.has_dim_value()   ? std::to_string(d.dim_value())
+                                  : d.has_dim_param() ? d.dim_param()
+                                                      : std::string("?"));
+      }
+      out += "]";
+    }
+    return out;
+  }
+
   static std::string range_text(int lo, int hi) {
     if (lo == hi) return std::to_string(lo);
     if (hi == std::numeric_limits<int>::max()) return std::to_string(lo) + " or more";
@@ -431,14 +488,18 @@ class graph_base {
                                std::string doc) {
     // Names are only claimed once the node is accepted, so a rejected node leaves no trace.
     const std::size_t counter = root_->node_counter_;
+    if (node.op_type().empty()) throw error("retarget: a node needs an op type");
     if (output_names.empty())
       for (std::size_t i = 0; i < output_count; ++i)
         output_names.push_back(generate_name(node.op_type(), counter, i, output_names));
     else
-      for (const auto& n : output_names)
-        if (!n.empty() && root_->used_names_.count(n))
-          throw error("retarget: duplicate value name '" + n + "' for a " + node.op_type() +
-                      " output");
+      for (std::size_t i = 0; i < output_names.size(); ++i) {
+        const auto& n = output_names[i];
+        if (!n.empty() && (root_->used_names_.count(n) ||
+                           std::find(output_names.begin(), output_names.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+                               output_names.begin() + static_cast<std::ptrdiff_t>(i)))
+          throw error("retarget: duplicate value name '" + n + "' for an output of " + node.op_type());
+      }
     for (const auto& n : output_names) node.add_output(n);
     // g.op names its nodes; a node_spec keeps the name it was given, even none.
     if (!node_name)
@@ -455,6 +516,8 @@ class graph_base {
     } catch (const std::exception& e) {
       throw error(where(node, version) + ": " + e.what());
     }
+
+    check_ranks(node, version);
 
     // Shape inference, with outer-scope types and constant inputs, and the graph context
     // that If, Loop and Scan need for their bodies.
@@ -487,7 +550,8 @@ class graph_base {
         schema->GetDataPropagationFunction()(propagation);
       }
     } catch (const std::exception& e) {
-      throw error(where(node, version) + ": shape inference failed: " + e.what());
+      throw error(where(node, version) + ": shape inference failed: " + e.what() + " (inputs: " +
+                  describe_inputs(node) + ")");
     }
 
     note_domains(node);

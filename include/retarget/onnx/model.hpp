@@ -89,8 +89,14 @@ class model {
     }
   }
 
-  // Adds the inferred types of intermediate values (value_info) to the model.
+  // Adds the inferred types of intermediate values (value_info) to the model. ONNX's inference
+  // assumes a model its checker accepts (on others it can crash), so the checker runs first.
   void infer_shapes() {
+    try {
+      ::onnx::checker::check_model(proto_);
+    } catch (const std::exception& e) {
+      throw error(std::string("retarget: shape inference refused: model check failed: ") + e.what());
+    }
     try {
       ::onnx::shape_inference::InferShapes(proto_, ::onnx::OpSchemaRegistry::Instance(),
                                            ::onnx::ShapeInferenceOptions(false, 0, true));

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -67,11 +68,19 @@ class atomic_file {
   }
   // Flushes to disk, then renames: the target is either the old file or the whole new one.
   void commit() {
+    finish();
+    publish();
+  }
+  // The two halves of commit, for files that go together (a model and its external data): all
+  // are finished before any is published, so a late write error replaces none of them.
+  void finish() {
     if (std::fflush(file_) != 0) fail("flush");
     if (::fsync(::fileno(file_)) != 0) fail("sync");
     const int closed = std::fclose(file_);
     file_ = nullptr;
     if (closed != 0) fail("close");
+  }
+  void publish() {
     std::error_code ec;
     std::filesystem::rename(temporary_, target_, ec);
     if (ec) throw error("retarget: cannot write " + target_.string() + ": " + ec.message());
@@ -130,6 +139,10 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   if (location.empty()) location = path.filename().string() + ".data";
   if (std::filesystem::path(location).has_parent_path() || location == "." || location == "..")
     throw error("retarget: external data file '" + location + "' must be a plain file name");
+  // A folder in the way is found before anything is written: its rename would fail last.
+  for (const auto& target : {path, path.parent_path() / location})
+    if (std::filesystem::is_directory(target))
+      throw error("retarget: cannot write " + target.string() + ": " + std::strerror(EISDIR));
 
   std::size_t offset = 0;
   for (auto& t : initializers) {
@@ -152,8 +165,10 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
 
   detail::atomic_file model_file(path);
   detail::serialize(m.proto(), model_file, path);
-  if (data_file) data_file->commit();
-  model_file.commit();
+  if (data_file) data_file->finish();
+  model_file.finish();
+  if (data_file) data_file->publish();
+  model_file.publish();
 }
 
 inline void save(model&& m, const std::filesystem::path& path, const save_options& options = {}) {
@@ -162,31 +177,56 @@ inline void save(model&& m, const std::filesystem::path& path, const save_option
 
 namespace detail {
 
-// Reads a tensor's external data from the model's folder; paths that leave it are refused.
+// Reads a tensor's external data from the model's folder; paths that leave it, by "..", by
+// an absolute path or through a symbolic link, are refused.
 inline void load_external(::onnx::TensorProto& t, const std::filesystem::path& folder,
                           const std::filesystem::path& model_path) {
   std::string location;
   std::uint64_t offset = 0, length = 0;
   bool has_length = false;
+  const auto byte_count = [&](const std::string& key, const std::string& text) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+      throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data " + key +
+                  " '" + text + "', not a byte count");
+    return n;
+  };
   for (const auto& e : t.external_data()) {
     if (e.key() == "location") location = e.value();
-    else if (e.key() == "offset") offset = std::stoull(e.value());
-    else if (e.key() == "length") length = std::stoull(e.value()), has_length = true;
+    else if (e.key() == "offset") offset = byte_count("offset", e.value());
+    else if (e.key() == "length") length = byte_count("length", e.value()), has_length = true;
   }
   const std::filesystem::path rel(location);
+  const auto refuse = [&] {
+    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data at '" +
+                location + "', outside the model's folder; refused");
+  };
   if (location.empty() || rel.is_absolute() ||
       std::any_of(rel.begin(), rel.end(), [](const auto& part) { return part == ".."; }))
-    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() +
-                "' has external data at '" + location + "', outside the model's folder; refused");
+    refuse();
   const auto file = folder / rel;
+  std::error_code ec;
+  const auto real_folder = std::filesystem::weakly_canonical(folder.empty() ? "." : folder, ec);
+  const auto real_file = std::filesystem::weakly_canonical(file, ec);
+  if (!ec) {
+    if (std::mismatch(real_folder.begin(), real_folder.end(), real_file.begin(), real_file.end()).first !=
+        real_folder.end())
+      refuse();
+  }
   std::ifstream in(file, std::ios::binary);
-  if (!in)
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!in || ec)
     throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
                 " of tensor '" + t.name() + "' cannot be opened");
-  if (!has_length) {
-    in.seekg(0, std::ios::end);
-    length = static_cast<std::uint64_t>(in.tellg()) - offset;
-  }
+  const auto too_short = [&] {
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " is too short for tensor '" + t.name() + "'");
+  };
+  // Checked before anything is allocated: a corrupt length must not ask for petabytes.
+  if (offset > size) too_short();
+  if (!has_length) length = size - offset;
+  if (length > size - offset) too_short();
   std::string bytes(length, '\0');
   in.seekg(static_cast<std::streamoff>(offset));
   if (!in.read(bytes.data(), static_cast<std::streamsize>(length)))
@@ -200,8 +240,11 @@ inline void load_external(::onnx::TensorProto& t, const std::filesystem::path& f
 }  // namespace detail
 
 inline model load(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path))
+    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw error("retarget: cannot open " + path.string());
+  if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
+  if (in.peek() == std::char_traits<char>::eof()) throw error("retarget: " + path.string() + " is empty");
   ::onnx::ModelProto proto;
   {
     google::protobuf::io::IstreamInputStream stream(&in);

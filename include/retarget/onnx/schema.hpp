@@ -22,12 +22,15 @@
 #include <array>
 #include <iterator>
 #include <climits>
+#include <cstdint>
+#include <map>
 #include <mutex>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace retarget::onnx {
 
@@ -117,6 +120,28 @@ inline std::mutex& schema_registry_mutex() {
   return m;
 }
 
+// Counts the schemas register_schemas added (under schema_registry_mutex).
+inline std::size_t& schema_generation() {
+  static std::size_t generation = 0;
+  return generation;
+}
+
+// The op names of a domain, for the suggestions of an unknown-op error. ONNX's
+// get_all_schemas() copies every schema (a millisecond each time), so the names are kept, and
+// gathered again when register_schemas has added schemas since.
+inline std::vector<std::string> op_names_of(const std::string& domain) {
+  const std::lock_guard lock(schema_registry_mutex());
+  static std::size_t gathered = SIZE_MAX;
+  static std::map<std::string, std::vector<std::string>> names;
+  if (gathered != schema_generation()) {
+    names.clear();
+    for (const auto& s : ::onnx::OpSchemaRegistry::get_all_schemas()) names[s.domain()].push_back(s.Name());
+    gathered = schema_generation();
+  }
+  const auto it = names.find(domain);
+  return it == names.end() ? std::vector<std::string>{} : it->second;
+}
+
 }  // namespace detail
 
 // A ready shape function for element-wise custom ops: output 0 is like input 0.
@@ -173,6 +198,7 @@ inline void register_schemas(std::span<const op_schema> list) {
                   a.required);
     schema.TypeAndShapeInferenceFunction(s.infer ? s.infer : &detail::infer_first_input_type);
     ::onnx::OpSchemaRegistry::OpSchemaRegisterOnce once(schema);
+    ++detail::schema_generation();
   }
 }
 

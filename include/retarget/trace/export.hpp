@@ -79,18 +79,33 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
     throw error("retarget: export opset " + std::to_string(options.opset) + " is out of range: 7 to " +
                 std::to_string(onnx::max_opset));
   trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{} : trace::config_ref(cfg));
-  for (std::size_t i = 0; i < N; ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (inputs[i].name == inputs[j].name) throw error("retarget: input name '" + inputs[i].name + "' is used twice");
-  std::array<trace::tensor<B>, N> traced;
   for (std::size_t i = 0; i < N; ++i) {
     if (inputs[i].name.empty()) throw error("retarget: input " + std::to_string(i) + " has no name");
-    traced[i] = trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
+    for (std::size_t j = 0; j < i; ++j)
+      if (inputs[i].name == inputs[j].name) throw error("retarget: input name '" + inputs[i].name + "' is used twice");
+    for (std::size_t d = 0; d < inputs[i].shape.size(); ++d)
+      if (inputs[i].shape[d].size < -1)
+        throw error("retarget: input '" + inputs[i].name + "' dim " + std::to_string(d) + " is " +
+                    std::to_string(inputs[i].shape[d].size) + ": a size is at least 0; name a dynamic dim instead");
   }
+  std::array<trace::tensor<B>, N> traced;
+  for (std::size_t i = 0; i < N; ++i)
+    traced[i] = trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
   const auto result = std::apply([&](const auto&... t) { return model(t...); }, traced);
 
   std::vector<onnx::value> outputs;
   detail::collect_outputs(result, outputs);
+  if (options.output_names.size() > outputs.size())
+    throw error("retarget: " + std::to_string(options.output_names.size()) + " output names given for " +
+                std::to_string(outputs.size()) + (outputs.size() == 1 ? " output" : " outputs"));
+  for (std::size_t i = 0; i < options.output_names.size(); ++i) {
+    const auto& name = options.output_names[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (name == options.output_names[j]) throw error("retarget: output name '" + name + "' is used twice");
+    for (const auto& in : inputs)  // an input returned as it is may keep its name
+      if (name == in.name && outputs[i].name() != name)
+        throw error("retarget: output name '" + name + "' is also an input's name");
+  }
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     const std::string name = i < options.output_names.size() ? options.output_names[i]
                              : i == 0                        ? "output"

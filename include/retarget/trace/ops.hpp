@@ -208,8 +208,51 @@ struct log_softmax : symbolic_op<log_softmax, "log_softmax"> {
   }
 };
 
+namespace detail {
+// ONNX's shape inference lets weights that do not fit the input pass (Conv of 4 channels with
+// 3-channel weights, Gemm with a mismatched K): the model would fail only when run. Where the
+// sizes are static, the op refuses them here and names both.
+inline std::string shape_text(const value& v) { return "'" + v.name() + "' " + onnx::to_string(v.shape()); }
+inline std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis) {
+  if (!v.has_shape()) return std::nullopt;
+  const auto shape = v.shape();
+  const auto n = static_cast<std::int64_t>(shape.size());
+  if (axis < 0) axis += n;
+  if (axis < 0 || axis >= n || !shape[static_cast<std::size_t>(axis)].is_static()) return std::nullopt;
+  return shape[static_cast<std::size_t>(axis)].size;
+}
+inline void check_bias(const char* op, const std::optional<value>& b, const value& w, std::optional<std::int64_t> out) {
+  if (!b || !out) return;
+  const auto size = static_dim(*b, 0);
+  if (b->has_shape() && (b->rank() != 1 || (size && *size != *out)))
+    throw error(std::string("retarget: ") + op + ": the bias " + shape_text(*b) + " does not fit the weight " +
+                shape_text(w) + ": it needs " + std::to_string(*out) + " values");
+}
+inline void check_conv_weight(const char* op, const value& x, const value& w, const std::optional<value>& b,
+                              std::int64_t groups, bool transposed) {
+  if (!x.has_shape() || !w.has_shape()) return;
+  if (x.rank() != w.rank() || x.rank() < 3)
+    throw error(std::string("retarget: ") + op + ": the input " + shape_text(x) + " and the weight " + shape_text(w) +
+                " must have the same rank, at least 3");
+  const auto channels = static_dim(x, 1), in = static_dim(w, transposed ? 0 : 1);
+  if (channels && in && *channels != (transposed ? *in : *in * groups))
+    throw error(std::string("retarget: ") + op + ": the input " + shape_text(x) + " has " + std::to_string(*channels) +
+                " channels, the weight " + shape_text(w) + " takes " + std::to_string(transposed ? *in : *in * groups) +
+                " (groups " + std::to_string(groups) + ")");
+  const auto out = static_dim(w, transposed ? 1 : 0);
+  check_bias(op, b, w, out && transposed ? std::optional(*out * groups) : out);
+}
+}  // namespace detail
+
 struct linear : symbolic_op<linear, "linear"> {
   static value symbolic(graph& g, const value& x, const value& w, const std::optional<value>& b = std::nullopt) {
+    if (w.has_shape() && w.rank() != 2)
+      throw error("retarget: linear: the weight " + detail::shape_text(w) + " must be (out_features, in_features)");
+    const auto features = detail::static_dim(x, -1), in = detail::static_dim(w, 1);
+    if (features && in && *features != *in)
+      throw error("retarget: linear: the input " + detail::shape_text(x) + " has " + std::to_string(*features) +
+                  " features, the weight " + detail::shape_text(w) + " takes " + std::to_string(*in));
+    detail::check_bias("linear", b, w, detail::static_dim(w, 0));
     if (x.rank() == 2 && b) return g.op("Gemm", x, w, *b, "transB"_i = 1);
     const auto y = g.op("MatMul", x, g.op("Transpose", w, "perm"_i = {1, 0}));
     return b ? g.op("Add", y, *b) : y;
@@ -247,6 +290,7 @@ inline ints symmetric_pads(const ints& padding, std::size_t n) {
 struct conv : symbolic_op<conv, "conv"> {
   static value symbolic(graph& g, const value& x, const value& w, const std::optional<value>& b = std::nullopt,
                         const conv_options& o = {}) {
+    detail::check_conv_weight("conv", x, w, b, o.groups, false);
     const std::size_t n = x.rank() - 2;
     const auto attrs = [&](auto&&... in) {
       return g.op("Conv", in..., "dilations"_i = detail::repeated(o.dilation, n, 1), "group"_i = o.groups,
@@ -260,6 +304,7 @@ struct conv : symbolic_op<conv, "conv"> {
 struct conv_transpose : symbolic_op<conv_transpose, "conv_transpose"> {
   static value symbolic(graph& g, const value& x, const value& w, const std::optional<value>& b = std::nullopt,
                         const conv_options& o = {}) {
+    detail::check_conv_weight("conv_transpose", x, w, b, o.groups, true);
     const std::size_t n = x.rank() - 2;
     const auto emit = [&](auto&&... in) {
       return g.op("ConvTranspose", in..., "dilations"_i = detail::repeated(o.dilation, n, 1), "group"_i = o.groups,

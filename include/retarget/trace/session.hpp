@@ -9,6 +9,8 @@
 #include <retarget/core/rewrite_log.hpp>
 #include <retarget/onnx/graph.hpp>
 
+#include <boost/core/demangle.hpp>
+
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -31,7 +33,7 @@ class config_ref {
   template <class T>
   const T& as() const {
     if (!holds<T>())
-      throw error("retarget: the deploy config is " + std::string(type_ ? type_->name() : "absent") +
+      throw error("retarget: the deploy config is " + (type_ ? boost::core::demangle(type_->name()) : std::string("absent")) +
                   ", not the " + std::string(retarget::detail::type_name<T>()) + " a rewrite asked for");
     return *static_cast<const T*>(object_);
   }
@@ -58,7 +60,8 @@ class session {
   onnx::value parameter(const void* key, const std::string& name, const onnx::tensor& data) {
     if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
     std::string unique = name.empty() ? "param_" + std::to_string(parameters_.size()) : name;
-    for (int k = 1; names_.count(unique); ++k) unique = name + "_" + std::to_string(k);
+    // A graph input may already have the name: the parameter takes the next free one.
+    for (int k = 1; names_.count(unique) || graph_.has_name(unique); ++k) unique = name + "_" + std::to_string(k);
     names_.insert(unique);
     const auto v = graph_.initializer(unique, data);
     parameters_.emplace(key, v);
