@@ -144,6 +144,23 @@ class graph_base {
   value initializer(std::string name, dtype type, dims_t dims, std::span<const std::byte> bytes) {
     return initializer(std::move(name), tensor::from_raw(type, std::move(dims), bytes));
   }
+  // An initializer that shares t's bytes instead of copying them: the graph's proto holds
+  // its name, type and dims, and the bytes stay in t until a model's proto is needed whole
+  // (save() streams them to the file without that). Inside a subgraph, t is copied.
+  value initializer(std::string name, std::shared_ptr<const tensor> t) {
+    if (!t) throw error("retarget: initializer '" + name + "' given no tensor");
+    if (parent_ || !t->has_raw_data()) return initializer(std::move(name), *t);
+    claim_name(name, "initializer");
+    auto* init = proto_.add_initializer();
+    *init = t->header();
+    init->set_name(name);
+    const value v = add_value(std::move(name), type_of(*init));
+    data_[v.name()] = &t->proto();  // shape inference sees the values
+    shared_.push_back({proto_.initializer_size() - 1, std::move(t)});
+    return v;
+  }
+  // The initializers sharing their bytes, for make_model.
+  std::vector<shared_initializer> take_shared_initializers() noexcept { return std::move(shared_); }
 
   // A Constant node holding the tensor.
   value constant(tensor t) {
@@ -608,6 +625,7 @@ class graph_base {
   std::unordered_map<std::string, const ::onnx::TensorProto*> data_;
   std::unordered_map<std::string, int> produced_by_node_;
   std::unordered_set<std::string> output_names_;
+  std::vector<shared_initializer> shared_;
   // Shared by a root graph and its subgraphs (kept on the root).
   std::map<std::string, int> domain_versions_;
   std::set<std::string> used_domains_;

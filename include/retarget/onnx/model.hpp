@@ -14,6 +14,8 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <atomic>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,10 +50,26 @@ class model {
  public:
   model() = default;
   explicit model(::onnx::ModelProto proto) : proto_(std::move(proto)) {}
+  // A model whose listed initializers share their bytes with tensors held elsewhere.
+  model(::onnx::ModelProto proto, std::vector<shared_initializer> shared)
+      : proto_(std::move(proto)), shared_(std::move(shared)) {}
 
-  const ::onnx::ModelProto& proto() const noexcept { return proto_; }
-  ::onnx::ModelProto& proto() noexcept { return proto_; }
-  const ::onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
+  // The whole proto. Shared initializers get their bytes copied in at the first call: only
+  // what needs the proto itself pays for the copy, which save() does not.
+  const ::onnx::ModelProto& proto() const {
+    materialize();
+    return proto_;
+  }
+  ::onnx::ModelProto& proto() {
+    materialize();
+    return proto_;
+  }
+  const ::onnx::GraphProto& graph() const { return proto().graph(); }
+
+  // For writers that stream the weights: the initializers still sharing their bytes, and the
+  // proto in which they have none.
+  const std::vector<shared_initializer>& shared_initializers() const noexcept { return shared_; }
+  ::onnx::ModelProto& proto_without_shared_bytes() noexcept { return proto_; }
 
   // The version of a domain's opset import, or nullopt when the model does not import it.
   std::optional<int> opset(std::string_view domain = "") const {
@@ -80,8 +98,8 @@ class model {
   // the checker's message on failure.
   void check() const {
     try {
-      ::onnx::checker::check_model(proto_);
-      ::onnx::ModelProto copy = proto_;
+      ::onnx::checker::check_model(proto());
+      ::onnx::ModelProto copy = proto();
       ::onnx::shape_inference::InferShapes(copy, ::onnx::OpSchemaRegistry::Instance(),
                                            ::onnx::ShapeInferenceOptions(true, 1, true));
     } catch (const std::exception& e) {
@@ -93,12 +111,12 @@ class model {
   // assumes a model its checker accepts (on others it can crash), so the checker runs first.
   void infer_shapes() {
     try {
-      ::onnx::checker::check_model(proto_);
+      ::onnx::checker::check_model(proto());
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference refused: model check failed: ") + e.what());
     }
     try {
-      ::onnx::shape_inference::InferShapes(proto_, ::onnx::OpSchemaRegistry::Instance(),
+      ::onnx::shape_inference::InferShapes(proto(), ::onnx::OpSchemaRegistry::Instance(),
                                            ::onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference failed: ") + e.what());
@@ -106,7 +124,45 @@ class model {
   }
 
  private:
-  ::onnx::ModelProto proto_;
+  // The copy is made once, under a lock, so concurrent readers of a const model are safe.
+  void materialize() const {
+    if (!pending_.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(mutex_.m);
+    if (!pending_.load(std::memory_order_relaxed)) return;
+    auto& initializers = *proto_.mutable_graph()->mutable_initializer();
+    for (const auto& s : shared_) {
+      if (s.index < 0 || s.index >= initializers.size())
+        throw error("retarget: shared initializer " + std::to_string(s.index) + " is no longer in the model");
+      auto& t = initializers[s.index];
+      t.set_raw_data(s.data->proto().raw_data());
+    }
+    shared_.clear();
+    pending_.store(false, std::memory_order_release);
+  }
+
+  // A mutex and a flag that copies of the model do not share: each copy starts unlocked.
+  struct fresh_mutex {
+    std::mutex m;
+    fresh_mutex() = default;
+    fresh_mutex(const fresh_mutex&) noexcept {}
+    fresh_mutex& operator=(const fresh_mutex&) noexcept { return *this; }
+  };
+  struct flag {
+    std::atomic<bool> value;
+    explicit flag(bool v) noexcept : value(v) {}
+    flag(const flag& o) noexcept : value(o.value.load()) {}
+    flag& operator=(const flag& o) noexcept {
+      value.store(o.value.load());
+      return *this;
+    }
+    bool load(std::memory_order order) const noexcept { return value.load(order); }
+    void store(bool v, std::memory_order order) noexcept { value.store(v, order); }
+  };
+
+  mutable ::onnx::ModelProto proto_;
+  mutable std::vector<shared_initializer> shared_;
+  mutable flag pending_{!shared_.empty()};
+  mutable fresh_mutex mutex_;
 };
 
 // The graph becomes the model's main graph; its opset imports and the info are recorded.
@@ -123,7 +179,7 @@ inline model make_model(graph_base&& g, model_info info = {}) {
   }
   *proto.mutable_graph() = std::move(g.proto());
   if (proto.graph().name().empty()) proto.mutable_graph()->set_name(info.graph_name);
-  model m(std::move(proto));
+  model m(std::move(proto), g.take_shared_initializers());
   for (const auto& [k, v] : info.metadata) m.set_metadata(k, v);
   return m;
 }

@@ -13,6 +13,8 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/unknown_field_set.h>
 
 #include <algorithm>
 #include <atomic>
@@ -22,7 +24,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -99,27 +103,150 @@ class atomic_file {
   std::error_code ignored_;
 };
 
-inline void serialize(const ::onnx::ModelProto& proto, atomic_file& out, const std::filesystem::path& path) {
-  if (proto.ByteSizeLong() >= (std::size_t{1} << 31))
-    throw error("retarget: " + path.string() + ": the model is 2 GiB or more even with its weights external");
-  std::string bytes;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    proto.SerializeWithCachedSizes(&coded);
+// Protobuf's streams report failure by return value: the error is kept and thrown after.
+struct file_sink : google::protobuf::io::CopyingOutputStream {
+  atomic_file* file;
+  std::exception_ptr failure;
+  explicit file_sink(atomic_file& f) : file(&f) {}
+  bool Write(const void* buffer, int size) override {
+    try {
+      file->write(buffer, static_cast<std::size_t>(size));
+      return true;
+    } catch (...) {
+      failure = std::current_exception();
+      return false;
+    }
   }
-  out.write(bytes.data(), bytes.size());
+};
+
+// The fields of a message numbered from lo up to hi (excluded), moved (not copied) into a
+// message of their own while it lives: deterministic serialization writes fields in number
+// order and unknown fields last, so a message's bytes are its parts' bytes one after another.
+// The part that reaches the end takes the unknown fields too.
+class field_range {
+ public:
+  field_range(google::protobuf::Message& m, int lo, int hi) : message_(m), to_end_(hi == INT_MAX) {
+    const auto* reflection = m.GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> all;
+    reflection->ListFields(m, &all);
+    for (const auto* f : all)
+      if (f->number() >= lo && f->number() < hi) fields_.push_back(f);
+    part_.reset(m.New());
+    swap();
+  }
+  field_range(const field_range&) = delete;
+  field_range& operator=(const field_range&) = delete;
+  ~field_range() { swap(); }
+  std::size_t size() const { return part_->ByteSizeLong(); }
+  void write(google::protobuf::io::CodedOutputStream& out) const { part_->SerializeWithCachedSizes(&out); }
+
+ private:
+  void swap() {
+    const auto* reflection = message_.GetReflection();
+    if (!fields_.empty()) reflection->SwapFields(&message_, part_.get(), fields_);
+    if (to_end_) reflection->MutableUnknownFields(&message_)->Swap(reflection->MutableUnknownFields(part_.get()));
+  }
+
+  google::protobuf::Message& message_;
+  bool to_end_;
+  std::vector<const google::protobuf::FieldDescriptor*> fields_;
+  std::unique_ptr<google::protobuf::Message> part_;
+};
+
+inline std::size_t length_delimited_size(std::size_t payload) {
+  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
 }
 
-// Restores the raw data taken out of tensors for an external save, however the save ends.
+// Writes the model as the whole proto would serialize, the initializers listed in `spliced`
+// (by index) taking their raw data from those strings, written straight from them: the bytes
+// are identical to those of a proto holding copies of the data, and no copy is made.
+// ModelProto.graph is field 7, GraphProto.initializer field 5, TensorProto.raw_data field 9.
+inline void serialize(::onnx::ModelProto& proto, const std::vector<const std::string*>& spliced,
+                      atomic_file& out, const std::filesystem::path& path) {
+  auto& graph = *proto.mutable_graph();
+  auto& initializers = *graph.mutable_initializer();
+  std::size_t graph_size = 0, model_size = 0;
+  std::vector<std::size_t> tensor_sizes;
+  std::optional<field_range> model_lo, model_hi, graph_lo, graph_hi;
+  std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
+  const bool splice = std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
+  if (splice) {
+    model_lo.emplace(proto, 0, 7);
+    model_hi.emplace(proto, 8, INT_MAX);
+    graph_lo.emplace(graph, 0, 5);
+    graph_hi.emplace(graph, 6, INT_MAX);
+    graph_size = graph_lo->size() + graph_hi->size();
+    for (int i = 0; i < initializers.size(); ++i) {
+      auto& t = initializers[i];
+      std::size_t size;
+      if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
+        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, 9), std::make_unique<field_range>(t, 10, INT_MAX));
+        size = tensor_parts.back().first->size() + length_delimited_size(bytes->size()) + tensor_parts.back().second->size();
+      } else {
+        tensor_parts.emplace_back();
+        size = t.ByteSizeLong();
+      }
+      tensor_sizes.push_back(size);
+      graph_size += length_delimited_size(size);
+    }
+    model_size = model_lo->size() + length_delimited_size(graph_size) + model_hi->size();
+  } else {
+    model_size = proto.ByteSizeLong();
+  }
+  if (model_size >= (std::size_t{1} << 31))
+    throw error("retarget: " + path.string() + ": the model is 2 GiB or more even with its weights external");
+
+  file_sink sink(out);
+  {
+    google::protobuf::io::CopyingOutputStreamAdaptor stream(&sink, 1 << 20);
+    {
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      if (!splice) {
+        proto.SerializeWithCachedSizes(&coded);
+      } else {
+        const auto tag = [&](std::uint32_t field, std::size_t length) {
+          coded.WriteTag(field << 3 | 2);  // wire type 2: length-delimited
+          coded.WriteVarint64(length);
+        };
+        model_lo->write(coded);
+        tag(7, graph_size);
+        graph_lo->write(coded);
+        for (int i = 0; i < initializers.size(); ++i) {
+          const auto k = static_cast<std::size_t>(i);
+          tag(5, tensor_sizes[k]);
+          if (const auto* bytes = spliced[k]) {
+            tensor_parts[k].first->write(coded);
+            tag(9, bytes->size());
+            // What is buffered goes out first; the bytes then go to the file directly.
+            coded.Trim();
+            stream.Flush();
+            if (sink.failure) break;
+            out.write(bytes->data(), bytes->size());
+            tensor_parts[k].second->write(coded);
+          } else {
+            initializers[i].SerializeWithCachedSizes(&coded);
+          }
+        }
+        graph_hi->write(coded);
+        model_hi->write(coded);
+      }
+    }
+    stream.Flush();
+  }
+  if (sink.failure) std::rethrow_exception(sink.failure);
+}
+
+// Gives the tensors back their state before the save, however the save ends: raw data taken
+// out for the external file is swapped back in.
 struct raw_data_lender {
   std::vector<std::pair<::onnx::TensorProto*, std::string>> lent;
   ~raw_data_lender() {
     for (auto& [t, data] : lent) {
       t->clear_external_data();
       t->clear_data_location();
-      t->mutable_raw_data()->swap(data);
+      if (data.empty()) t->clear_raw_data();  // a shared tensor's entry, which had none
+      else t->mutable_raw_data()->swap(data);
     }
   }
 };
@@ -128,10 +255,22 @@ struct raw_data_lender {
 
 // Saves the model. Its weights are lent to the file writer and given back, not copied, so
 // save takes the model by reference; the model is unchanged when save returns or throws.
+// Weights the model shares with their tensors (a module's parameters) go from those tensors
+// to the external data file directly: saving a model costs no copy of its weights.
 inline void save(model& m, const std::filesystem::path& path, const save_options& options = {}) {
-  auto& initializers = *m.proto().mutable_graph()->mutable_initializer();
+  auto& proto = m.proto_without_shared_bytes();
+  auto& initializers = *proto.mutable_graph()->mutable_initializer();
+  std::vector<const std::string*> shared(static_cast<std::size_t>(initializers.size()), nullptr);
+  std::size_t shared_bytes = 0;
+  for (const auto& s : m.shared_initializers()) {
+    if (s.index < 0 || s.index >= initializers.size() || !initializers[s.index].raw_data().empty())
+      throw error("retarget: " + path.string() + ": shared initializer " + std::to_string(s.index) +
+                  " is no longer in the model");
+    shared[static_cast<std::size_t>(s.index)] = &s.data->proto().raw_data();
+    shared_bytes += s.data->proto().raw_data().size();
+  }
   std::size_t threshold = options.external_data_threshold;
-  if (m.proto().ByteSizeLong() >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
+  if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
 
   detail::raw_data_lender lender;
   std::optional<detail::atomic_file> data_file;
@@ -145,13 +284,21 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
       throw error("retarget: cannot write " + target.string() + ": " + std::strerror(EISDIR));
 
   std::size_t offset = 0;
-  for (auto& t : initializers) {
-    if (t.raw_data().size() < threshold || t.raw_data().empty()) continue;
-    if (!data_file) data_file.emplace(path.parent_path() / location);
-    data_file->write(t.raw_data().data(), t.raw_data().size());
-    const std::size_t length = t.raw_data().size();
+  for (int i = 0; i < initializers.size(); ++i) {
+    auto& t = initializers[i];
+    const std::string* from_shared = shared[static_cast<std::size_t>(i)];
+    const std::string& bytes = from_shared ? *from_shared : t.raw_data();
+    if (bytes.empty()) continue;
+    if (bytes.size() < threshold) continue;  // inline: a shared tensor's bytes are spliced in
+    shared[static_cast<std::size_t>(i)] = nullptr;
     lender.lent.emplace_back(&t, std::string());
-    t.mutable_raw_data()->swap(lender.lent.back().second);
+    if (!data_file) data_file.emplace(path.parent_path() / location);
+    data_file->write(bytes.data(), bytes.size());
+    const std::size_t length = bytes.size();
+    if (!from_shared) {
+      t.mutable_raw_data()->swap(lender.lent.back().second);
+      t.clear_raw_data();  // absent, not empty, as ONNX writes external tensors
+    }
     t.set_data_location(::onnx::TensorProto::EXTERNAL);
     const std::pair<const char*, std::string> entries[] = {
         {"location", location}, {"offset", std::to_string(offset)}, {"length", std::to_string(length)}};
@@ -164,7 +311,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   }
 
   detail::atomic_file model_file(path);
-  detail::serialize(m.proto(), model_file, path);
+  detail::serialize(proto, shared, model_file, path);
   if (data_file) data_file->finish();
   model_file.finish();
   if (data_file) data_file->publish();

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <string>
@@ -94,6 +95,21 @@ class tensor {
   const ::onnx::TensorProto& proto() const noexcept { return proto_; }
   ::onnx::TensorProto& proto() noexcept { return proto_; }
 
+  // Whether the bytes are raw data held here (not typed fields, not an external file): only
+  // such a tensor can be shared by a model and streamed to a file.
+  bool has_raw_data() const noexcept {
+    return !proto_.raw_data().empty() && proto_.data_location() != ::onnx::TensorProto::EXTERNAL;
+  }
+  // The proto without its bytes: element type, dims, name and doc string.
+  ::onnx::TensorProto header() const {
+    ::onnx::TensorProto h;
+    h.set_data_type(proto_.data_type());
+    *h.mutable_dims() = proto_.dims();
+    if (!proto_.name().empty()) h.set_name(proto_.name());
+    if (!proto_.doc_string().empty()) h.set_doc_string(proto_.doc_string());
+    return h;
+  }
+
  private:
   static void check_count(std::size_t n, const dims_t& dims) {
     if (static_cast<std::int64_t>(n) != element_count(dims))
@@ -102,6 +118,15 @@ class tensor {
   }
 
   ::onnx::TensorProto proto_;
+};
+
+// An initializer of a graph or model that shares its bytes with a tensor held elsewhere (a
+// module's parameter) instead of holding a copy in the proto: the proto's entry at `index`
+// carries the name, type and dims, and the bytes are `data`'s raw data. Weights thus reach a
+// saved file straight from where the model's author keeps them.
+struct shared_initializer {
+  int index;
+  std::shared_ptr<const tensor> data;
 };
 
 // Names an empty tensor of a type, for a Constant: g.constant(empty_f32).

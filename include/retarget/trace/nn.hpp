@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,24 +44,25 @@ class parameter {
   parameter() = default;
   parameter(std::string name, onnx::dims_t dims, onnx::dtype type = onnx::dtype::f32)
       : name_(std::move(name)), dims_(std::move(dims)), type_(type) {
-    data_ = onnx::tensor::from_raw(type_, dims_, std::vector<std::byte>(bytes(), std::byte{0}));
+    data_ = std::make_shared<const onnx::tensor>(
+        onnx::tensor::from_raw(type_, dims_, std::vector<std::byte>(bytes(), std::byte{0})));
   }
 
   const std::string& name() const noexcept { return name_; }
   const onnx::dims_t& dims() const noexcept { return dims_; }
-  const onnx::tensor& data() const noexcept { return data_; }
+  const onnx::tensor& data() const noexcept { return *data_; }
 
   // Takes the values from a buffer of the parameter's size.
   template <class T>
   void assign(std::span<const T> values) {
-    data_ = onnx::tensor::from_raw(type_, dims_, std::as_bytes(values));
+    data_ = std::make_shared<const onnx::tensor>(onnx::tensor::from_raw(type_, dims_, std::as_bytes(values)));
   }
   // Takes a tensor of the parameter's dims and type.
   void assign(onnx::tensor t) {
     if (t.dims() != dims_ || t.type() != type_)
       throw error("retarget: parameter '" + name_ + "' is " + to_string(dims_) + ", the weights given are " +
                   to_string(t.dims()));
-    data_ = std::move(t);
+    data_ = std::make_shared<const onnx::tensor>(std::move(t));
   }
   void load(const std::filesystem::path& path) {
     try {
@@ -70,7 +72,8 @@ class parameter {
     }
   }
 
-  // The parameter in the graph of x's export: an initializer, made at its first use.
+  // The parameter in the graph of x's export: an initializer, made at its first use, that
+  // shares these weights (a model exported earlier keeps the ones it was given).
   template <class B>
   tensor<B> in(const tensor<B>& x) const {
     return {x.owner(), x.owner().parameter(this, name_, data_)};
@@ -89,7 +92,8 @@ class parameter {
   std::string name_;
   onnx::dims_t dims_;
   onnx::dtype type_ = onnx::dtype::f32;
-  onnx::tensor data_;
+  // Shared with the models exported from it, never changed in place: assigning replaces it.
+  std::shared_ptr<const onnx::tensor> data_ = std::make_shared<const onnx::tensor>();
 };
 
 namespace detail {

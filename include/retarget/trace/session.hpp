@@ -11,6 +11,7 @@
 
 #include <boost/core/demangle.hpp>
 
+#include <memory>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -56,16 +57,22 @@ class session {
   rewrite_log& log() noexcept { return log_; }
   env environment() noexcept { return env(config_, &log_); }
 
-  // The initializer of a parameter, made once however often the parameter is used.
-  onnx::value parameter(const void* key, const std::string& name, const onnx::tensor& data) {
+  // The initializer of a parameter, made once however often the parameter is used; it shares
+  // the parameter's bytes rather than copying them.
+  onnx::value parameter(const void* key, const std::string& name, std::shared_ptr<const onnx::tensor> data) {
     if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
     std::string unique = name.empty() ? "param_" + std::to_string(parameters_.size()) : name;
     // A graph input may already have the name: the parameter takes the next free one.
     for (int k = 1; names_.count(unique) || graph_.has_name(unique); ++k) unique = name + "_" + std::to_string(k);
     names_.insert(unique);
-    const auto v = graph_.initializer(unique, data);
+    const auto v = graph_.initializer(unique, std::move(data));
     parameters_.emplace(key, v);
     return v;
+  }
+  // For weights held by value (a converter's weight store): copied once, at the first use.
+  onnx::value parameter(const void* key, const std::string& name, const onnx::tensor& data) {
+    if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
+    return parameter(key, name, std::make_shared<const onnx::tensor>(data));
   }
 
  private:

@@ -1,0 +1,85 @@
+// Peak memory of exporting a model with 1 GiB of weights to external data: 64 linear layers of
+// 2048 x 2048 floats (16 MiB each), exported and saved with the weights in a .data file.
+// The weights should go from the parameters to the file without a copy of them in the
+// protobuf, so the process's peak resident set should stay near the weights' size.
+//
+//   benchmark_memory_export OUT_DIR
+// prints one JSON line: the weights' bytes, the resident set before the weights were made,
+// the peak resident set of the whole process (VmHWM), and the export and save times.
+#include <retarget/retarget.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace nn = retarget::nn;
+using retarget::trace::tensor;
+
+constexpr std::int64_t width = 2048;
+constexpr int layers = 64;
+
+// A field of /proc/self/status in bytes (VmRSS, VmHWM).
+std::uint64_t status_bytes(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(field + ":", 0) == 0) return std::stoull(line.substr(field.size() + 1)) * 1024;
+  return 0;
+}
+
+struct stack : retarget::rewritable_module<stack, "Stack"> {
+  std::vector<nn::Linear> linears;
+  stack() {
+    linears.reserve(layers);
+    std::vector<float> values(static_cast<std::size_t>(width * width));
+    std::uint32_t state = 12345;
+    for (int i = 0; i < layers; ++i) {
+      linears.emplace_back("layers." + std::to_string(i), width, width, false);
+      for (auto& v : values) {  // xorshift: cheap values that are not all alike
+        state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+        v = static_cast<float>(state) * 1e-12f;
+      }
+      linears.back().weight.assign(std::span<const float>(values));
+    }
+  }
+  template <class B>
+  tensor<B> forward(tensor<B> x) const {
+    for (const auto& l : linears) x = l(x);
+    return x;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+    return 2;
+  }
+  const auto path = std::filesystem::path(argv[1]) / "memory_retarget.onnx";
+  const auto baseline = status_bytes("VmRSS");
+  const stack model;
+  const auto weight_bytes = static_cast<std::uint64_t>(layers) * width * width * sizeof(float);
+
+  const auto start = std::chrono::steady_clock::now();
+  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
+      model, {{"input", retarget::onnx::dtype::f32, {1, width}}});
+  const auto exported = std::chrono::steady_clock::now();
+  retarget::onnx::save(result.model, path, {.external_data_threshold = 1024});
+  const auto saved = std::chrono::steady_clock::now();
+
+  std::printf(
+      "{\"peer\": \"retarget\", \"weight_bytes\": %ju, \"baseline_rss\": %ju, \"peak_rss\": %ju, "
+      "\"export_seconds\": %.6f, \"save_seconds\": %.6f, \"model_file_bytes\": %ju, \"data_file_bytes\": %ju}\n",
+      static_cast<std::uintmax_t>(weight_bytes), static_cast<std::uintmax_t>(baseline),
+      static_cast<std::uintmax_t>(status_bytes("VmHWM")), std::chrono::duration<double>(exported - start).count(),
+      std::chrono::duration<double>(saved - exported).count(),
+      static_cast<std::uintmax_t>(std::filesystem::file_size(path)),
+      static_cast<std::uintmax_t>(std::filesystem::file_size(path.string() + ".data")));
+}

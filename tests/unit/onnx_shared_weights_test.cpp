@@ -1,0 +1,172 @@
+// Initializers that share their bytes with a tensor held elsewhere (a module's parameter):
+// the model refers to them until its proto is needed whole, and save() writes them straight
+// from the tensor, with the same bytes as a model holding copies.
+#include <retarget/retarget.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace retarget::literals;
+namespace rx = retarget::onnx;
+namespace fs = std::filesystem;
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::shared_ptr<const rx::tensor> shared_floats(std::size_t n, float start, rx::dims_t dims) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = start + static_cast<float>(i);
+  return std::make_shared<const rx::tensor>(rx::tensor::of(v, std::move(dims)));
+}
+
+class OnnxSharedWeights : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("retarget-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A convolution whose weight (6912 bytes) and bias (256 bytes) are shared, with a doc string
+  // on the model so fields after the graph are written too.
+  rx::model conv_model() {
+    rx::graph g;
+    auto x = g.input("x", rx::dtype::f32, {1, 3, 8, 8});
+    auto w = g.initializer("w", weight_);
+    auto b = g.initializer("b", bias_);
+    g.output(g.op("Conv", x, w, b, "pads"_i = {1, 1, 1, 1}), "y");
+    return rx::make_model(std::move(g), {.doc_string = "shared", .metadata = {{"k", "v"}}});
+  }
+
+  std::shared_ptr<const rx::tensor> weight_ = shared_floats(64 * 27, 0.5f, {64, 3, 3, 3});
+  std::shared_ptr<const rx::tensor> bias_ = shared_floats(64, -1.0f, {64});
+  fs::path dir_;
+};
+
+TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilItsProtoIsNeeded) {
+  auto m = conv_model();
+  ASSERT_EQ(m.shared_initializers().size(), 2u);
+  EXPECT_TRUE(m.proto_without_shared_bytes().graph().initializer(0).raw_data().empty());
+  EXPECT_EQ(weight_.use_count(), 2);
+
+  EXPECT_EQ(m.graph().initializer(0).raw_data(), weight_->proto().raw_data());
+  EXPECT_EQ(m.graph().initializer(0).name(), "w");
+  EXPECT_EQ(m.graph().initializer(1).raw_data(), bias_->proto().raw_data());
+  EXPECT_TRUE(m.shared_initializers().empty());
+  EXPECT_EQ(weight_.use_count(), 1);
+  EXPECT_NO_THROW(m.check());
+}
+
+TEST_F(OnnxSharedWeights, SavedInlineAsACopyWouldBe) {
+  auto shared = conv_model();
+  auto source = conv_model();
+  rx::model whole(source.proto());  // materialized: holds its bytes
+  ASSERT_TRUE(whole.shared_initializers().empty());
+
+  rx::save(shared, dir_ / "shared.onnx");
+  rx::save(whole, dir_ / "whole.onnx");
+  EXPECT_EQ(read_all(dir_ / "shared.onnx"), read_all(dir_ / "whole.onnx"));
+  // Saving copied nothing into the model.
+  EXPECT_EQ(shared.shared_initializers().size(), 2u);
+  EXPECT_TRUE(shared.proto_without_shared_bytes().graph().initializer(0).raw_data().empty());
+  EXPECT_EQ(rx::load(dir_ / "shared.onnx").proto().SerializeAsString(), whole.proto().SerializeAsString());
+}
+
+TEST_F(OnnxSharedWeights, SavedToExternalDataAsACopyWouldBe) {
+  auto shared = conv_model();
+  auto whole_source = conv_model();
+  rx::model whole(whole_source.proto());
+  const rx::save_options external{.external_data_threshold = 1024, .external_data_file = "weights.bin"};
+  rx::save(shared, dir_ / "a.onnx", external);
+  const auto model_bytes = read_all(dir_ / "a.onnx"), data_bytes = read_all(dir_ / "weights.bin");
+  rx::save(whole, dir_ / "a.onnx", external);
+  EXPECT_EQ(read_all(dir_ / "a.onnx"), model_bytes);
+  EXPECT_EQ(read_all(dir_ / "weights.bin"), data_bytes);
+  EXPECT_EQ(data_bytes.size(), 6912u);  // the weight; the bias stays inline, spliced
+  // The model is as it was: no external-data entries left behind.
+  EXPECT_EQ(shared.proto_without_shared_bytes().graph().initializer(0).external_data_size(), 0);
+  EXPECT_EQ(shared.proto().SerializeAsString(), whole.proto().SerializeAsString());
+}
+
+TEST_F(OnnxSharedWeights, AFailedSaveLeavesNoFileAndTheModelAsItWas) {
+  auto m = conv_model();
+  // The weight's 6912 bytes cannot be written under a 4 KiB file size limit.
+  struct rlimit old {};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = old;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string message;
+  try {
+    rx::save(m, dir_ / "conv.onnx");
+  } catch (const retarget::error& e) {
+    message = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+
+  EXPECT_NE(message.find("cannot write"), std::string::npos) << message;
+  EXPECT_TRUE(fs::is_empty(dir_));
+  EXPECT_EQ(m.shared_initializers().size(), 2u);
+  auto source = conv_model();
+  EXPECT_EQ(m.proto().SerializeAsString(), rx::model(source.proto()).proto().SerializeAsString());
+}
+
+TEST_F(OnnxSharedWeights, ShapeInferenceSeesSharedValues) {
+  rx::graph g;
+  auto x = g.input("x", rx::dtype::f32, {2, 3, 4});
+  auto shape = g.initializer("shape", std::make_shared<const rx::tensor>(rx::tensor::vector<std::int64_t>({6, 4})));
+  const auto y = g.op("Reshape", x, shape);
+  ASSERT_TRUE(y.static_shape());
+  EXPECT_EQ(*y.static_shape(), (rx::dims_t{6, 4}));
+}
+
+TEST_F(OnnxSharedWeights, TypedDataAndSubgraphsAreCopied) {
+  rx::graph g;
+  ::onnx::TensorProto typed;
+  typed.set_data_type(static_cast<int>(rx::dtype::f32));
+  typed.add_dims(2);
+  typed.add_float_data(1), typed.add_float_data(2);
+  g.initializer("typed", std::make_shared<const rx::tensor>(typed));
+  auto branch = g.subgraph("branch");
+  branch.initializer("inner", shared_floats(4, 0, {4}));
+  EXPECT_EQ(branch.proto().initializer(0).raw_data().size(), 16u);
+  auto m = rx::make_model(std::move(g));
+  EXPECT_TRUE(m.shared_initializers().empty());
+  EXPECT_EQ(m.graph().initializer(0).float_data_size(), 2);
+}
+
+TEST_F(OnnxSharedWeights, AnExportedModelKeepsTheWeightsItWasGiven) {
+  namespace nn = retarget::nn;
+  nn::Linear fc("fc", 4, 2, false);
+  const std::vector<float> first(8, 1.0f), second(8, 2.0f);
+  fc.weight.assign(std::span<const float>(first));
+  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(fc, {{"x", rx::dtype::f32, {1, 4}}});
+  fc.weight.assign(std::span<const float>(second));
+  ASSERT_EQ(result.model.shared_initializers().size(), 1u);
+  const auto& raw = result.model.graph().initializer(0).raw_data();
+  ASSERT_EQ(raw.size(), 32u);
+  float v = 0;
+  std::memcpy(&v, raw.data(), sizeof v);
+  EXPECT_EQ(v, 1.0f);
+}
+
+}  // namespace
