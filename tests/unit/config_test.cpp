@@ -160,8 +160,31 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
   write("e.json", R"({"backend_config": {"file_name": "x"}})");
   EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json: backend_config has no type (the backend's name)");
   write("f.json", R"({"backend_config": {"type": "onnxruntime"}})");
-  EXPECT_THROW(rc::load_deploy_config(dir_ / "f.json").backend_param<rb::tensorrt_manager>(),
-               retarget::error);
+  try {
+    rc::load_deploy_config(dir_ / "f.json").backend_param<rb::tensorrt_manager>();
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "f.json").string() +
+                                         ": backend_config.type is 'onnxruntime', not 'tensorrt'");
+  }
+  write("g.json", R"({"backend_config": {"type": 7}})");
+  EXPECT_EQ(error_of("g.json"), "retarget: DIR/g.json: backend_config.type must be a string, not an integer");
+  write("h.json", R"({"backend_config": ["onnxruntime"]})");
+  EXPECT_EQ(error_of("h.json"), "retarget: DIR/h.json: backend_config must be an object, not an array");
+}
+
+TEST_F(Configs, ADynamicAxisOutsideTheInputIsAnError) {
+  write("a.json", R"({"onnx_config": {"dynamic_axes": {"input": {"4": "width"}}},
+    "backend_config": {"type": "onnxruntime"}})");
+  try {
+    rc::input_spec_for(rc::load_deploy_config(dir_ / "a.json"), 0, 1, retarget::onnx::dtype::f32,
+                       {1, 3, 8, 8});
+    FAIL() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "a.json").string() +
+                                         ": onnx_config.dynamic_axes.input.4 is not an axis of "
+                                         "input 'input', which has rank 4");
+  }
 }
 
 TEST_F(Configs, MalformedJsonGivesLineAndColumn) {
@@ -171,6 +194,12 @@ TEST_F(Configs, MalformedJsonGivesLineAndColumn) {
   EXPECT_EQ(error_of("b.json"), "retarget: DIR/b.json:1:45: invalid JSON (extra data)");
   write("c.json", "[1, 2]");
   EXPECT_EQ(error_of("c.json"), "retarget: DIR/c.json: a config must be a JSON object, not an array");
+  write("d.json", "");
+  EXPECT_EQ(error_of("d.json"), "retarget: DIR/d.json:1:1: invalid JSON (incomplete JSON)");
+  write("e.json", "{\"onnx_config\": {\"opset_version\": 11,\n");  // cut short
+  EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json:2:1: invalid JSON (incomplete JSON)");
+  fs::create_directories(dir_ / "folder.json");
+  EXPECT_EQ(error_of("folder.json"), "retarget: config file DIR/folder.json is a folder, not a file");
 }
 
 TEST_F(Configs, TheOnnxConfigShapesTheExport) {
@@ -188,7 +217,7 @@ TEST_F(Configs, TheOnnxConfigShapesTheExport) {
     FAIL() << "no error";
   } catch (const retarget::error& e) {
     EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "a.json").string() +
-                                         ": onnx_config.input_names lists 1 names, but the model "
+                                         ": onnx_config.input_names lists 1 name, but the model "
                                          "has 2 inputs");
   }
   write("b.json", R"({"onnx_config": {"dynamic_axes": {"inptu": {"0": "batch"}}},

@@ -90,9 +90,13 @@ inline void load_into(const std::filesystem::path& file, const std::string& incl
                       std::vector<std::filesystem::path>& chain, boost::json::object& out,
                       origin_map& origin, std::vector<std::filesystem::path>& files) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
+  const auto status = std::filesystem::status(file, ec);
+  if (!std::filesystem::is_regular_file(status))
     throw error("retarget: " + (included_by.empty() ? std::string("config file ") : included_by + ": ") +
-                file.string() + " does not exist");
+                file.string() +
+                (!std::filesystem::exists(status)          ? " does not exist"
+                 : std::filesystem::is_directory(status) ? " is a folder, not a file"
+                                                          : " is not a regular file"));
   const auto identity = std::filesystem::weakly_canonical(file);
   if (std::find(chain.begin(), chain.end(), identity) != chain.end()) {
     std::string cycle;
@@ -250,7 +254,8 @@ inline input_spec input_spec_for(const deploy_config& cfg, std::size_t index, st
   const auto& names = *cfg.onnx.input_names;
   if (names.size() != count)
     cfg.document.fail("onnx_config.input_names",
-                      "lists " + std::to_string(names.size()) + " names, but the model has " +
+                      "lists " + std::to_string(names.size()) + (names.size() == 1 ? " name" : " names") +
+                          ", but the model has " +
                           std::to_string(count) + (count == 1 ? " input" : " inputs"));
   input_spec spec{names[index], type, {}};
   for (auto d : test_shape) spec.shape.emplace_back(d);
