@@ -6,6 +6,7 @@
 #ifndef RETARGET_CONFIG_JSON_FILE_HPP
 #define RETARGET_CONFIG_JSON_FILE_HPP
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cerrno>
 #include <cstring>

@@ -1,18 +1,20 @@
 // A model's graph in Graphviz's DOT language: inputs, outputs and weights as notes, nodes as
 // boxes labelled with their op and its attributes, edges labelled with the value's shape
-// when the model knows it (infer_shapes() first to know them all). `retarget draw` renders it with Graphviz's dot.
+// when the model knows it (infer_shapes() first to know them all). `retarget draw` renders it
+// with Graphviz's dot.
 #ifndef RETARGET_ONNX_DOT_HPP
 #define RETARGET_ONNX_DOT_HPP
 
 #include <map>
 #include <optional>
-#include <vector>
 #include <retarget/onnx/inspect.hpp>
 #include <retarget/onnx/model.hpp>
 #include <retarget/onnx/tensor_stats.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace retarget::onnx {
 

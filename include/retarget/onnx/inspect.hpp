@@ -7,6 +7,7 @@
 #define RETARGET_ONNX_INSPECT_HPP
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -66,7 +68,9 @@ inline bool is_standard_domain(const std::string& domain) {
 inline std::uint64_t tensor_bytes(const ::onnx::TensorProto& t, std::int64_t elements) {
   if (t.data_location() == ::onnx::TensorProto::EXTERNAL)
     for (const auto& e : t.external_data())
-      if (e.key() == "length") return std::stoull(e.value());
+      if (std::uint64_t length = 0; e.key() == "length" &&
+                                    std::from_chars(e.value().data(), e.value().data() + e.value().size(), length).ec == std::errc())
+        return length;  // a length that is not a number: counted from the dims below
   if (t.has_raw_data()) return t.raw_data().size();
   const auto size = size_of(static_cast<dtype>(t.data_type()));
   return size ? static_cast<std::uint64_t>(elements) * size : 0;
