@@ -30,14 +30,23 @@ namespace rb = retarget::backend;
 constexpr std::size_t max_files = 4;
 
 // One folder per process, in memory where there is /dev/shm: runs write their files there.
-const fs::path& folder() {
-  static const fs::path dir = [] {
+// It goes when the process exits (libFuzzer ends with exit(), which runs this destructor).
+struct scratch_folder {
+  fs::path path;
+  scratch_folder() {
     const fs::path root = fs::exists("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-    auto d = root / ("retarget-config-fuzz-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+    path = root / ("retarget-config-fuzz-" + std::to_string(::getpid()));
+    fs::create_directories(path);
+  }
+  ~scratch_folder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+const fs::path& folder() {
+  static const scratch_folder dir;
+  return dir.path;
 }
 
 std::vector<std::string_view> split_files(std::string_view text) {
