@@ -2,13 +2,12 @@
 // external data, unwritable paths, and saves that run out of space: the previous file, if any,
 // stays as it was and no partial file is left.
 #include "reliability/common.hpp"
+#include "support/file_size_limit.hpp"
 
 #include <retarget/onnx.hpp>
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -33,29 +32,6 @@ rx::model conv_model(int channels, std::size_t padding = 0) {
   g.output(g.op("Conv", x, w, "pads"_i = {1, 1, 1, 1}), "y");
   return rx::make_model(std::move(g), {.metadata = {{"padding", std::string(padding, 'p')}}});
 }
-
-// While alive, files this process writes cannot grow past `bytes` (writes past it fail with
-// EFBIG instead of killing the process with SIGXFSZ).
-class file_size_limit {
- public:
-  explicit file_size_limit(rlim_t bytes) {
-    ::getrlimit(RLIMIT_FSIZE, &old_);
-    handler_ = std::signal(SIGXFSZ, SIG_IGN);
-    struct rlimit small = old_;
-    small.rlim_cur = bytes;
-    ok_ = ::setrlimit(RLIMIT_FSIZE, &small) == 0;
-  }
-  ~file_size_limit() {
-    ::setrlimit(RLIMIT_FSIZE, &old_);
-    std::signal(SIGXFSZ, handler_);
-  }
-  bool ok() const { return ok_; }
-
- private:
-  struct rlimit old_ {};
-  void (*handler_)(int) = nullptr;
-  bool ok_ = false;
-};
 
 class FileErrors : public reliability::scratch_folder {
  protected:
@@ -197,7 +173,7 @@ TEST_F(FileErrors, NoSpaceWhileWritingTheModel) {
   auto big = conv_model(512);
   std::string message;
   {
-    file_size_limit limit(8192);
+    retarget_test::file_size_limit limit(8192);
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(big, dir_ / "m.onnx"); });
   }
@@ -214,7 +190,7 @@ TEST_F(FileErrors, NoSpaceWhileWritingTheExternalData) {
   auto big = conv_model(512);
   std::string message;
   {
-    file_size_limit limit(8192);
+    retarget_test::file_size_limit limit(8192);
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(big, dir_ / "m.onnx", {.external_data_threshold = 64}); });
   }
@@ -235,7 +211,7 @@ TEST_F(FileErrors, NoSpaceWhenTheModelIsFlushedAfterItsData) {
   auto next = conv_model(9, 2000);  // ~1 KiB of data, ~2 KiB of model: both fit stdio's buffer
   std::string message;
   {
-    file_size_limit limit(1500);
+    retarget_test::file_size_limit limit(1500);
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(next, dir_ / "m.onnx", {.external_data_threshold = 64}); });
   }

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
+#include "support/file_size_limit.hpp"
 
-#include <csignal>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -97,20 +97,16 @@ TEST_F(OnnxModelFile, AFailedSaveLeavesNoFileAndThePreviousOneIntact) {
 
   // A bigger model that cannot be written: the file size limit is below its size.
   auto big = conv_model(512);
-  struct rlimit old {};
-  ::getrlimit(RLIMIT_FSIZE, &old);
-  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  struct rlimit small = old;
-  small.rlim_cur = 4096;
-  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
   std::string message;
-  try {
-    rx::save(big, dir_ / "conv.onnx");
-  } catch (const retarget::error& e) {
-    message = e.what();
+  {
+    retarget_test::file_size_limit limit(4096);
+    ASSERT_TRUE(limit.ok());
+    try {
+      rx::save(big, dir_ / "conv.onnx");
+    } catch (const retarget::error& e) {
+      message = e.what();
+    }
   }
-  ::setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
 
   EXPECT_NE(message.find("cannot write"), std::string::npos) << message;
   EXPECT_EQ(read_all(dir_ / "conv.onnx"), previous);

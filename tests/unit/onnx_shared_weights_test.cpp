@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
+#include "support/file_size_limit.hpp"
 
-#include <csignal>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -108,20 +108,16 @@ TEST_F(OnnxSharedWeights, SavedToExternalDataAsACopyWouldBe) {
 TEST_F(OnnxSharedWeights, AFailedSaveLeavesNoFileAndTheModelAsItWas) {
   auto m = conv_model();
   // The weight's 6912 bytes cannot be written under a 4 KiB file size limit.
-  struct rlimit old {};
-  ::getrlimit(RLIMIT_FSIZE, &old);
-  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
-  struct rlimit small = old;
-  small.rlim_cur = 4096;
-  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
   std::string message;
-  try {
-    rx::save(m, dir_ / "conv.onnx");
-  } catch (const retarget::error& e) {
-    message = e.what();
+  {
+    retarget_test::file_size_limit limit(4096);
+    ASSERT_TRUE(limit.ok());
+    try {
+      rx::save(m, dir_ / "conv.onnx");
+    } catch (const retarget::error& e) {
+      message = e.what();
+    }
   }
-  ::setrlimit(RLIMIT_FSIZE, &old);
-  std::signal(SIGXFSZ, old_handler);
 
   EXPECT_NE(message.find("cannot write"), std::string::npos) << message;
   EXPECT_TRUE(fs::is_empty(dir_));
