@@ -139,6 +139,18 @@ TEST_F(EmitterErrors, DuplicateOrTakenGraphOutputNames) {
   nodes_before = nodes_numbered = 1;
 }
 
+TEST_F(EmitterErrors, InputTypesThatDoNotFitTheOp) {
+  auto i = g.input("i", rx::dtype::i64, {1, 3, 8, 8});
+  auto s = g.input("s", rx::dtype::string, {1, 3, 8, 8});
+  // Mul's A and B are both T: float32 times int64 is refused when emitted, not when loaded.
+  EXPECT_EQ(error_of([&] { g.op("Mul", x, i); }),
+            "retarget: Mul (opset 17): input types do not fit the op: B has inconsistent type "
+            "tensor(int64) (inputs: x float32 [1, 3, 8, 8], i int64 [1, 3, 8, 8])");
+  EXPECT_EQ(error_of([&] { g.emit(spec("Relu", {s})); }),
+            "retarget: Relu (opset 17): input types do not fit the op: X typestr: T, has unsupported "
+            "type: tensor(string) (inputs: s string [1, 3, 8, 8])");
+}
+
 TEST_F(EmitterErrors, OpsetOutOfRange) {
   EXPECT_EQ(error_of([] { rx::graph bad(18); }), "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
   EXPECT_EQ(error_of([] { rx::graph bad(0); }), "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
@@ -163,10 +175,10 @@ TEST_F(EmitterErrors, CustomDomainWithoutDeclaredVersion) {
 }
 
 TEST_F(EmitterErrors, ShapesThatDoNotFitShowTheInputs) {
-  auto i = g.input("i", rx::dtype::i64, {2});
-  EXPECT_EQ(error_of([&] { g.op("Add", x, i); }),
+  auto f = g.input("f", rx::dtype::f32, {2});
+  EXPECT_EQ(error_of([&] { g.op("Add", x, f); }),
             "retarget: Add (opset 17): shape inference failed: [ShapeInferenceError] Incompatible dimensions "
-            "(inputs: x float32 [1, 3, 8, 8], i int64 [2])");
+            "(inputs: x float32 [1, 3, 8, 8], f float32 [2])");
   auto w = g.initializer("w", rx::tensor::of(std::vector<float>(12), {4, 3}));
   EXPECT_EQ(error_of([&] { g.op("MatMul", w, w); }),
             "retarget: MatMul (opset 17): shape inference failed: [ShapeInferenceError] Incompatible dimensions for "

@@ -535,6 +535,7 @@ class graph_base {
     }
 
     check_ranks(node, version);
+    check_input_types(*schema, node, version);
 
     // Shape inference, with outer-scope types and constant inputs, and the graph context
     // that If, Loop and Scan need for their bodies.
@@ -590,6 +591,21 @@ class graph_base {
         added->attribute(0).has_t())
       data_[added->output(0)] = &added->attribute(0).t();
     return outs;
+  }
+
+  // The inputs' element types against the schema's type constraints: a type the op does not
+  // take, or two inputs of one constraint (Mul's T) with different types. Inference alone
+  // lets the second through, and the model fails only when an engine loads it.
+  void check_input_types(const ::onnx::OpSchema& schema, const ::onnx::NodeProto& node, int version) const {
+    ::onnx::NodeProto inputs_only;  // no attributes: subgraphs play no part here
+    *inputs_only.mutable_input() = node.input();
+    ::onnx::shape_inference::InferenceContextImpl ctx(inputs_only, types_, {}, {});
+    try {
+      schema.CheckInputOutputType(ctx);
+    } catch (const std::exception& e) {
+      throw error(where(node, version) + ": input types do not fit the op: " + e.what() +
+                  " (inputs: " + describe_inputs(node) + ")");
+    }
   }
 
   // Gives a node output a new name, in its node and in every node that reads it.
