@@ -198,3 +198,24 @@ TEST(EmitterRanks, RecurrentOpsOfTheWrongRankAreRefusedNotCrashed) {
 }
 
 }  // namespace
+
+namespace {
+
+// Found by fuzz_emitter in a fresh checkout's smoke run: ONNX's ConvTranspose inference reads
+// the weight's dims by the data's rank and crashed on a weight of rank 2 for data of rank 3.
+TEST(EmitterRanks, ConvolutionWeightsOfAnotherRankThanTheDataAreRefused) {
+  rx::graph g(11);
+  auto x = g.input("X", rx::dtype::f32, {1, 1, 3});
+  auto w = g.input("W", rx::dtype::f32, {1, 3});
+  for (const char* op : {"ConvTranspose", "Conv"}) {
+    rx::node_spec conv;
+    conv.op_type = op;
+    conv.inputs = {x, w};
+    EXPECT_EQ(error_of([&] { g.emit(conv); }),
+              "retarget: " + std::string(op) +
+                  " (opset 11): input 1 'W' has rank 2, the op takes rank 3 (that of input 0 'X')");
+  }
+  EXPECT_EQ(g.node_count(), 0u);
+}
+
+}  // namespace

@@ -435,15 +435,34 @@ class graph_base {
       int input, rank;
     };
     static constexpr rank_rule rules[] = {{"RNN", 0, 3}, {"GRU", 0, 3}, {"LSTM", 0, 3}};
+    // ... and convolutions index the weight's dims by the data's rank (ConvTranspose crashed
+    // on a weight of lower rank): the weight must have the data's rank.
+    struct same_rank_rule {
+      std::string_view op;
+      int input, like;
+    };
+    static constexpr same_rank_rule same_rank[] = {
+        {"Conv", 1, 0}, {"ConvTranspose", 1, 0}, {"ConvInteger", 1, 0}, {"QLinearConv", 3, 0}};
     if (!node.domain().empty() && node.domain() != "ai.onnx") return;
-    for (const auto& r : rules) {
-      if (node.op_type() != r.op || node.input_size() <= r.input) continue;
-      const auto it = types_.find(node.input(r.input));
-      if (it == types_.end() || !it->second->tensor_type().has_shape()) continue;
-      const int rank = it->second->tensor_type().shape().dim_size();
-      if (rank != r.rank)
-        throw error(where(node, version) + ": input " + std::to_string(r.input) + " '" + node.input(r.input) +
-                    "' has rank " + std::to_string(rank) + ", the op takes rank " + std::to_string(r.rank));
+    const auto rank_of = [&](int input) -> std::optional<int> {
+      if (node.input_size() <= input) return std::nullopt;
+      const auto it = types_.find(node.input(input));
+      if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
+      return it->second->tensor_type().shape().dim_size();
+    };
+    const auto refuse = [&](int input, int rank, const std::string& wanted) {
+      throw error(where(node, version) + ": input " + std::to_string(input) + " '" + node.input(input) +
+                  "' has rank " + std::to_string(rank) + ", the op takes rank " + wanted);
+    };
+    for (const auto& r : rules)
+      if (const auto rank = rank_of(r.input); node.op_type() == r.op && rank && *rank != r.rank)
+        refuse(r.input, *rank, std::to_string(r.rank));
+    for (const auto& r : same_rank) {
+      if (node.op_type() != r.op) continue;
+      const auto rank = rank_of(r.input), like = rank_of(r.like);
+      if (rank && like && *rank != *like)
+        refuse(r.input, *rank,
+               std::to_string(*like) + " (that of input " + std::to_string(r.like) + " '" + node.input(r.like) + "')");
     }
   }
 
