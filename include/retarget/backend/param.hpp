@@ -223,7 +223,10 @@ S read_described(const boost::json::value& j, const std::string& path) {
   if (!j.is_object()) wrong_type<S>(j, path);
   S out{};
   const auto names = member_names<S>();
-  for (const auto& [key, value] : j.get_object()) {
+  for (const auto& member : j.get_object()) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string_view key = member.key();
+    const boost::json::value& value = member.value();
     bool found = false;
     boost::mp11::mp_for_each<members_of<S>>([&](auto d) {
       if (found || d.name != std::string_view(key)) return;
