@@ -13,6 +13,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <deque>
+#include <span>
+#include <stdexcept>
+#include <string_view>
 #include <functional>
 #include <thread>
 
@@ -121,6 +125,56 @@ TEST(Concurrency, EightThreadsOfFiftyExportsEqualTheSequentialRun) {
       ++compared;
     }
   EXPECT_EQ(compared, threads * per_thread);
+}
+
+// A custom schema reaches ONNX's registry the first time a graph uses it, possibly while other
+// exports read that registry. Here one thread registers 2,000 new schemas, half of them in new
+// domains, while seven emit ops of a registered custom domain and of the standard one.
+TEST(Concurrency, RegisteringSchemasWhileOthersEmit) {
+  static constexpr rx::op_schema seed[] = {{.domain = "com.retarget.stress", .name = "Seed"}};
+  rx::register_schemas(seed);
+  constexpr int fresh_count = 2000;
+  std::deque<std::string> strings;  // the schemas' names and domains point into it
+  std::vector<rx::op_schema> fresh;
+  for (int i = 0; i < fresh_count; ++i) {
+    const auto& domain = i % 2 == 0 ? std::string_view("com.retarget.stress")
+                                    : strings.emplace_back("com.retarget.stress" + std::to_string(i));
+    fresh.push_back({.domain = domain, .name = strings.emplace_back("Fresh" + std::to_string(i))});
+  }
+
+  std::atomic<bool> registering{true};
+  std::atomic<int> emitted{0};
+  std::vector<std::string> failures(7);
+  std::vector<std::thread> readers;
+  for (std::size_t t = 0; t < failures.size(); ++t)
+    readers.emplace_back([&, t] {
+      try {
+        do {
+          rx::graph g(17);
+          g.set_domain_version("com.retarget.stress", 1);
+          auto x = g.input("x", rx::dtype::f32, {2, 3});
+          auto y = g.op("Relu", g.op(retarget::runtime_op("com.retarget.stress::Seed"), x));
+          if (y.dtype() != rx::dtype::f32) throw std::logic_error("Seed's output is not typed like its input");
+          ++emitted;
+        } while (registering);
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  for (const auto& s : fresh) rx::register_schemas(std::span(&s, 1));
+  registering = false;
+  for (auto& t : readers) t.join();
+
+  for (std::size_t t = 0; t < failures.size(); ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+  EXPECT_GE(emitted.load(), 7);
+  // Every schema registered meanwhile is there for the next graph.
+  rx::graph g(17);
+  auto x = g.input("x", rx::dtype::f32, {2, 3});
+  for (const auto& s : fresh) {
+    g.set_domain_version(std::string(s.domain), 1);
+    EXPECT_EQ(g.op(retarget::runtime_op(std::string(s.domain) + "::" + std::string(s.name)), x).dtype(),
+              rx::dtype::f32);
+  }
 }
 
 class ConcurrentSaves : public reliability::scratch_folder {};

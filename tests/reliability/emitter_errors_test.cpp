@@ -46,7 +46,7 @@ TEST_F(EmitterErrors, UnknownOp) {
   EXPECT_EQ(error_of([&] { g.emit(spec("Convv", {x})); }),
             "retarget: Convv (opset 17): unknown op (closest: Conv, Concat, Cos)");
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("ai.onnx.ml::Scalar"), x); }),
-            "retarget: ai.onnx.ml::Scalar (ai.onnx.ml opset 3): unknown op (closest: Scaler, ZipMap, CastMap)");
+            "retarget: ai.onnx.ml::Scalar (ai.onnx.ml opset 3): unknown op (closest: Scaler, CastMap, ZipMap)");
   EXPECT_EQ(error_of([&] { g.emit(spec("", {x})); }), "retarget: a node needs an op type");
 }
 
@@ -172,6 +172,24 @@ TEST_F(EmitterErrors, CustomDomainWithoutDeclaredVersion) {
   g.set_domain_version("com.example", 1);
   EXPECT_EQ(error_of([&] { g.emit(s); }),
             "retarget: com.example::Op (com.example opset 1): unknown op (the domain has no declared schemas)");
+}
+
+// A shape function runs while its thread reads ONNX's schema registry; adding a schema then
+// would wait for itself.
+void registers_a_schema(::onnx::InferenceContext&) {
+  static constexpr rx::op_schema late[] = {{.domain = "com.retarget.late", .name = "Late"}};
+  rx::register_schemas(late);
+}
+
+TEST_F(EmitterErrors, RegisteringASchemaFromAShapeFunction) {
+  static constexpr rx::op_schema reentrant[] = {
+      {.domain = "com.retarget.reentrant", .name = "Reentrant", .infer = &registers_a_schema}};
+  rx::register_schemas(reentrant);
+  g.set_domain_version("com.retarget.reentrant", 1);
+  EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("com.retarget.reentrant::Reentrant"), x); }),
+            "retarget: com.retarget.reentrant::Reentrant (com.retarget.reentrant opset 1): shape inference "
+            "failed: retarget: register_schemas called while this thread reads the schema registry (from a "
+            "shape function?); register schemas before emitting (inputs: x float32 [1, 3, 8, 8])");
 }
 
 TEST_F(EmitterErrors, ShapesThatDoNotFitShowTheInputs) {

@@ -24,6 +24,7 @@
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/onnx/attribute.hpp>
+#include <retarget/onnx/detail/schema_registry.hpp>
 #include <retarget/onnx/op_name.hpp>
 #include <retarget/onnx/schema.hpp>
 #include <retarget/onnx/tensor.hpp>
@@ -82,6 +83,7 @@ class graph_base {
     const auto& versions = root_->domain_versions_;
     if (const auto it = versions.find(d); it != versions.end()) return it->second;
     if (d == "ai.onnx.ml" || d == "ai.onnx.preview.training") {
+      const detail::schema_registry_reader reading;
       const auto& ranges = ::onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
       return ranges.at(d).second;
     }
@@ -544,6 +546,8 @@ class graph_base {
       node.set_name(std::move(*node_name));
     if (!doc.empty()) node.set_doc_string(std::move(doc));
 
+    // From the schema lookup to the end of inference: ONNX's registry is read throughout.
+    const detail::schema_registry_reader reading;
     const int version = domain_version(node.domain());
     const auto* schema = schema_for(node, version);
     check_against(*schema, node, version);

@@ -8,6 +8,7 @@
 
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/onnx/detail/schema_registry.hpp>
 #include <retarget/onnx/graph.hpp>
 
 #include <onnx/checker.h>
@@ -97,6 +98,7 @@ class model {
   // ONNX's checker, then shape inference in its strict mode on a copy; retarget::error with
   // the checker's message on failure.
   void check() const {
+    const detail::schema_registry_reader reading;
     try {
       ::onnx::checker::check_model(proto());
       ::onnx::ModelProto copy = proto();
@@ -110,6 +112,7 @@ class model {
   // Adds the inferred types of intermediate values (value_info) to the model. ONNX's inference
   // assumes a model its checker accepts (on others it can crash), so the checker runs first.
   void infer_shapes() {
+    const detail::schema_registry_reader reading;
     try {
       ::onnx::checker::check_model(proto());
     } catch (const std::exception& e) {

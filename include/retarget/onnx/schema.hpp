@@ -13,6 +13,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/onnx/attribute.hpp>
+#include <retarget/onnx/detail/schema_registry.hpp>
 #include <retarget/onnx/detail/schema_table.hpp>
 
 #include <onnx/defs/schema.h>
@@ -115,12 +116,7 @@ inline void infer_first_input_type(::onnx::InferenceContext& ctx) {
     ::onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
 }
 
-inline std::mutex& schema_registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-// Counts the schemas register_schemas added (under schema_registry_mutex).
+// Counts the schemas register_schemas added (written under the registry's lock).
 inline std::size_t& schema_generation() {
   static std::size_t generation = 0;
   return generation;
@@ -130,12 +126,20 @@ inline std::size_t& schema_generation() {
 // get_all_schemas() copies every schema (a millisecond each time), so the names are kept, and
 // gathered again when register_schemas has added schemas since.
 inline std::vector<std::string> op_names_of(const std::string& domain) {
-  const std::lock_guard lock(schema_registry_mutex());
+  const schema_registry_reader reading;
+  static std::mutex kept_names;
+  const std::lock_guard lock(kept_names);
   static std::size_t gathered = SIZE_MAX;
   static std::map<std::string, std::vector<std::string>> names;
   if (gathered != schema_generation()) {
     names.clear();
     for (const auto& s : ::onnx::OpSchemaRegistry::get_all_schemas()) names[s.domain()].push_back(s.Name());
+    // In name order: the registry's order changes as it grows, and the suggestions of equal
+    // distance must not.
+    for (auto& [domain, list] : names) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
     gathered = schema_generation();
   }
   const auto it = names.find(domain);
@@ -151,9 +155,13 @@ inline void same_as_first_input(::onnx::InferenceContext& ctx) {
 }
 
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
-// known domains. Safe to call from several threads and more than once.
+// known domains. Safe to call from several threads and more than once, and while other threads
+// emit, check or infer: they wait while a schema is added.
 inline void register_schemas(std::span<const op_schema> list) {
-  const std::lock_guard lock(detail::schema_registry_mutex());
+  if (detail::schema_registry_reader::held())
+    throw error("retarget: register_schemas called while this thread reads the schema registry "
+                "(from a shape function?); register schemas before emitting");
+  const detail::schema_registry_writer writing;
   static std::set<std::tuple<std::string, std::string, int>> done;
   for (const auto& s : list) {
     if (is_standard_domain(s.domain))
