@@ -14,10 +14,10 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string_view>
-#include <functional>
 #include <thread>
 
 namespace {
