@@ -30,9 +30,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < runs + 1; ++i) {
     const auto start = std::chrono::steady_clock::now();
     auto result = retarget::export_onnx<bk::onnxruntime>(
-        model, {{"input", retarget::onnx::dtype::f32, {1, 3, 224, 224}}}, {}, {.output_names = {"output"}});
+        model, {{"input", retarget::ir::dtype::f32, {1, 3, 224, 224}}}, {}, {.output_names = {"output"}});
     const auto exported = std::chrono::steady_clock::now();
-    retarget::onnx::save(result.model, out);
+    retarget::ir::save(result.model, out);
     const auto saved = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double>(saved - start).count());
     save_times.push_back(std::chrono::duration<double>(saved - exported).count());

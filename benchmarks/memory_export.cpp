@@ -69,9 +69,9 @@ int main(int argc, char** argv) {
 
   const auto start = std::chrono::steady_clock::now();
   auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
-      model, {{"input", retarget::onnx::dtype::f32, {1, width}}});
+      model, {{"input", retarget::ir::dtype::f32, {1, width}}});
   const auto exported = std::chrono::steady_clock::now();
-  retarget::onnx::save(result.model, path, {.external_data_threshold = 1024});
+  retarget::ir::save(result.model, path, {.external_data_threshold = 1024});
   const auto saved = std::chrono::steady_clock::now();
 
   std::printf(

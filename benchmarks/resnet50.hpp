@@ -26,7 +26,7 @@ namespace resnet {
 
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // Deterministic values in [lo, hi), for a parameter of any shape.
@@ -73,7 +73,7 @@ struct folded_conv_bn {
     const float *gamma = floats(m.bn.weight), *beta = floats(m.bn.bias);
     const float *mean = floats(m.bn.running_mean), *var = floats(m.bn.running_var);
 
-    ::onnx::TensorProto weight, bias;
+    onnx::TensorProto weight, bias;
     float* fw = start(weight, dims, out * per_channel);
     float* fb = start(bias, {dims[0]}, out);
     for (std::size_t c = 0; c < out; ++c) {
@@ -91,14 +91,14 @@ struct folded_conv_bn {
     return reinterpret_cast<const float*>(p.data().proto().raw_data().data());
   }
   // A float tensor of these dims whose bytes are written in place.
-  static float* start(::onnx::TensorProto& t, const rx::dims_t& dims, std::size_t count) {
+  static float* start(onnx::TensorProto& t, const rx::dims_t& dims, std::size_t count) {
     t.set_data_type(static_cast<int>(rx::dtype::f32));
     for (auto d : dims) t.add_dims(d);
     t.mutable_raw_data()->resize(count * sizeof(float));
     return reinterpret_cast<float*>(t.mutable_raw_data()->data());
   }
   template <class B>
-  static tensor<B> share(const tensor<B>& x, const std::string& name, ::onnx::TensorProto t) {
+  static tensor<B> share(const tensor<B>& x, const std::string& name, onnx::TensorProto t) {
     auto data = std::make_shared<const rx::tensor>(std::move(t));
     auto& s = x.owner();
     const void* key = data.get();  // alive as long as the graph shares it

@@ -39,8 +39,8 @@ void export_chain(benchmark::State& state) {
   const auto path = out_file();
   std::size_t nodes = 0;
   for (auto _ : state) {
-    auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", retarget::onnx::dtype::f32, {1, 64}}});
-    retarget::onnx::save(result.model, path);
+    auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", retarget::ir::dtype::f32, {1, 64}}});
+    retarget::ir::save(result.model, path);
     nodes = static_cast<std::size_t>(result.model.graph().node_size());
   }
   std::filesystem::remove(path);

@@ -12,7 +12,7 @@
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // 1. The model. A module derives from rewritable_module (so that later tutorials can rewrite

@@ -14,7 +14,7 @@
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using namespace retarget::literals;  // "mode"_s, "cubic_coeff_a"_f, "value"_t ...
 using retarget::trace::tensor;
 

@@ -16,7 +16,7 @@
 namespace bk = retarget::backends;
 namespace ops = retarget::ops;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // 1. The rewrite for tensorrt. Every op of the library is a rewritable function

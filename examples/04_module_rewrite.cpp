@@ -19,7 +19,7 @@
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // 1. The model. forward is the upsampler, then `refine` (the convolutions), which a wrapper

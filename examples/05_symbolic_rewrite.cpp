@@ -21,7 +21,7 @@
 namespace bk = retarget::backends;
 namespace ops = retarget::ops;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace symbolics = retarget::symbolics;
 using namespace retarget::literals;
 using retarget::trace::tensor;

@@ -12,7 +12,7 @@
 
 namespace bk = retarget::backends;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // 1. The op: one symbolic, several nodes. The constant 2 takes the type of `a` (the seed writes

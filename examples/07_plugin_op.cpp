@@ -22,24 +22,24 @@
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using namespace retarget::literals;
 using retarget::trace::tensor;
 
 // 1. The plugin's schema. Its output is the input resized by the scales: when the scales are a
 // constant, the sizes are known; otherwise the rank is. ONNX's shape inference calls this for
 // every DynamicTRTResize node, in retarget as each node is emitted and in ONNX's checker.
-void infer_dynamic_resize(::onnx::InferenceContext& ctx) {
-  ::onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
-  if (!::onnx::hasInputShape(ctx, 0)) return;
-  const auto& in = ::onnx::getInputShape(ctx, 0);
-  const ::onnx::TensorProto* scales = ctx.getInputData(1);  // null unless a constant
+void infer_dynamic_resize(onnx::InferenceContext& ctx) {
+  onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
+  if (!onnx::hasInputShape(ctx, 0)) return;
+  const auto& in = onnx::getInputShape(ctx, 0);
+  const onnx::TensorProto* scales = ctx.getInputData(1);  // null unless a constant
   std::vector<float> s(static_cast<std::size_t>(in.dim_size()));
   if (scales && scales->raw_data().size() == s.size() * sizeof(float))
     std::memcpy(s.data(), scales->raw_data().data(), scales->raw_data().size());
   else
     scales = nullptr;
-  auto* out = ::onnx::getOutputShape(ctx, 0);
+  auto* out = onnx::getOutputShape(ctx, 0);
   for (int i = 0; i < in.dim_size(); ++i) {
     auto* d = out->add_dim();
     if (scales && in.dim(i).has_dim_value())

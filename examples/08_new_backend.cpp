@@ -33,7 +33,7 @@ namespace bk = retarget::backends;
 namespace fs = std::filesystem;
 namespace ops = retarget::ops;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 // 1. The backend's tag: its name, and the backends whose rewrites it takes when it has none of

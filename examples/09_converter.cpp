@@ -28,7 +28,7 @@
 namespace bk = retarget::backends;
 namespace ops = retarget::ops;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 using retarget::trace::tensor;
 

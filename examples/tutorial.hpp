@@ -5,7 +5,7 @@
 #define RETARGET_EXAMPLES_TUTORIAL_HPP
 
 #include <retarget/backend.hpp>
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 #include <retarget/trace/export.hpp>
 #include <retarget/trace/nn.hpp>
 
@@ -29,7 +29,7 @@ inline fs::path data(const fs::path& file) {
   const char* dir = std::getenv("RETARGET_EXAMPLE_DATA");
   return fs::path(dir ? dir : RETARGET_EXAMPLE_DATA) / file;
 }
-inline retarget::onnx::tensor load(const fs::path& file) {
+inline retarget::ir::tensor load(const fs::path& file) {
   return retarget::nn::load_tensor(data(file));
 }
 
@@ -74,9 +74,9 @@ inline bool onnxruntime_available(const retarget::backend::onnxruntime_param& p)
 inline constexpr int skipped = 77;
 
 // The values of a float32 tensor.
-inline std::vector<float> floats(const retarget::onnx::tensor& t) {
+inline std::vector<float> floats(const retarget::ir::tensor& t) {
   const auto& p = t.proto();
-  if (t.type() != retarget::onnx::dtype::f32) return {};
+  if (t.type() != retarget::ir::dtype::f32) return {};
   if (p.float_data_size() > 0) return {p.float_data().begin(), p.float_data().end()};
   std::vector<float> out(p.raw_data().size() / sizeof(float));
   std::memcpy(out.data(), p.raw_data().data(), out.size() * sizeof(float));
@@ -85,7 +85,7 @@ inline std::vector<float> floats(const retarget::onnx::tensor& t) {
 
 // The largest absolute difference between an output and its reference; infinity when their
 // types or shapes differ.
-inline double max_abs_error(const retarget::onnx::tensor& out, const retarget::onnx::tensor& ref) {
+inline double max_abs_error(const retarget::ir::tensor& out, const retarget::ir::tensor& ref) {
   const auto a = floats(out), b = floats(ref);
   if (out.dims() != ref.dims() || a.size() != b.size() || a.empty()) return INFINITY;
   double worst = 0;
@@ -95,19 +95,19 @@ inline double max_abs_error(const retarget::onnx::tensor& out, const retarget::o
 }
 
 // Prints the comparison and says whether it is within the tolerance.
-inline bool compare(const char* what, const retarget::onnx::tensor& out,
-                    const retarget::onnx::tensor& ref, double tolerance = 1e-4) {
+inline bool compare(const char* what, const retarget::ir::tensor& out,
+                    const retarget::ir::tensor& ref, double tolerance = 1e-4) {
   const double error = max_abs_error(out, ref);
   const bool ok = error <= tolerance;
   const auto dims = out.dims();
-  const std::vector<retarget::onnx::dim> shape(dims.begin(), dims.end());
+  const std::vector<retarget::ir::dim> shape(dims.begin(), dims.end());
   std::printf("%s: %s, max abs error vs PyTorch %.1e%s\n", what,
-              retarget::onnx::to_string(shape).c_str(), error, ok ? "" : "  <-- MISMATCH");
+              retarget::ir::to_string(shape).c_str(), error, ok ? "" : "  <-- MISMATCH");
   return ok;
 }
 
 // The op types of a model's nodes, in order: "Constant Resize Conv ...".
-inline std::string op_types(const retarget::onnx::model& m) {
+inline std::string op_types(const retarget::ir::model& m) {
   std::string out;
   for (const auto& n : m.graph().node())
     out += (out.empty() ? "" : " ") + (n.domain().empty() ? "" : n.domain() + "::") + n.op_type();
@@ -115,7 +115,7 @@ inline std::string op_types(const retarget::onnx::model& m) {
 }
 
 // A model's inputs and outputs with their dims: "input [1, 3, height, width] -> output [...]".
-inline std::string signature(const retarget::onnx::model& m) {
+inline std::string signature(const retarget::ir::model& m) {
   const auto describe = [](const auto& values) {
     std::string out;
     for (const auto& v : values) {

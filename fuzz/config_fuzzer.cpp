@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)rc::export_options_for(cfg);
     for (std::size_t count : {1, 2}) {
       try {
-        (void)rc::input_spec_for(cfg, 0, count, retarget::onnx::dtype::f32, {1, 3, 8, 8});
+        (void)rc::input_spec_for(cfg, 0, count, retarget::ir::dtype::f32, {1, 3, 8, 8});
       } catch (const retarget::error&) {
       }
     }

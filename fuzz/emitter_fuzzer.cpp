@@ -8,7 +8,7 @@
 // seeds (ONNX's backend test data) give real nodes, and the fuzzer's mutations give names,
 // attributes and types no exporter writes. Bytes that are not a model drive a generator of
 // nodes instead: ops picked from the schema registry or made up, attributes of any kind.
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -19,7 +19,7 @@
 
 namespace {
 
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 
 // Everything ends in a model that goes through the checker; all refusals are retarget::errors.
 void finish(rx::graph& g, const std::vector<rx::value>& produced) {
@@ -37,7 +37,7 @@ void finish(rx::graph& g, const std::vector<rx::value>& produced) {
 }
 
 // The nodes of a model, emitted again through node_spec.
-void replay(const ::onnx::ModelProto& model) {
+void replay(const onnx::ModelProto& model) {
   int opset = rx::default_opset;
   for (const auto& o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(o.version());
@@ -80,7 +80,7 @@ void replay(const ::onnx::ModelProto& model) {
 
 // Nodes made up from the bytes.
 void generate(FuzzedDataProvider& in) {
-  static const std::vector<::onnx::OpSchema> schemas = ::onnx::OpSchemaRegistry::get_all_schemas();
+  static const std::vector<onnx::OpSchema> schemas = onnx::OpSchemaRegistry::get_all_schemas();
   rx::graph g(in.ConsumeIntegralInRange(rx::min_opset, rx::max_opset));
   std::vector<rx::value> values;
   const int inputs = in.ConsumeIntegralInRange(1, 3);
@@ -115,35 +115,35 @@ void generate(FuzzedDataProvider& in) {
                                 : values[in.ConsumeIntegralInRange<std::size_t>(0, values.size() - 1)]);
     const int n_attributes = in.ConsumeIntegralInRange(0, 3);
     for (int i = 0; i < n_attributes; ++i) {
-      ::onnx::AttributeProto a;
+      onnx::AttributeProto a;
       const auto& declared = schema.attributes();
       if (!declared.empty() && in.ConsumeBool()) {
         auto it = declared.begin();
         std::advance(it, in.ConsumeIntegralInRange<std::size_t>(0, declared.size() - 1));
         a.set_name(it->first);
         a.set_type(in.ConsumeBool() ? it->second.type
-                                    : static_cast<::onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
+                                    : static_cast<onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
       } else {
         a.set_name(in.ConsumeRandomLengthString(12));
-        a.set_type(static_cast<::onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
+        a.set_type(static_cast<onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
       }
       switch (a.type()) {
-        case ::onnx::AttributeProto::INT:
+        case onnx::AttributeProto::INT:
           a.set_i(in.ConsumeIntegral<std::int64_t>());
           break;
-        case ::onnx::AttributeProto::FLOAT:
+        case onnx::AttributeProto::FLOAT:
           a.set_f(in.ConsumeFloatingPoint<float>());
           break;
-        case ::onnx::AttributeProto::STRING:
+        case onnx::AttributeProto::STRING:
           a.set_s(in.ConsumeRandomLengthString(12));
           break;
-        case ::onnx::AttributeProto::INTS:
+        case onnx::AttributeProto::INTS:
           for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k) a.add_ints(in.ConsumeIntegralInRange<std::int64_t>(-9, 9));
           break;
-        case ::onnx::AttributeProto::FLOATS:
+        case onnx::AttributeProto::FLOATS:
           for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k) a.add_floats(in.ConsumeFloatingPoint<float>());
           break;
-        case ::onnx::AttributeProto::TENSOR: {
+        case onnx::AttributeProto::TENSOR: {
           const auto bytes = in.ConsumeBytes<char>(in.ConsumeIntegralInRange(0, 32));
           a.mutable_t()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
           break;
@@ -171,7 +171,7 @@ void generate(FuzzedDataProvider& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  ::onnx::ModelProto model;
+  onnx::ModelProto model;
   try {
     if (model.ParseFromArray(data, static_cast<int>(size)) && model.graph().node_size() > 0) {
       replay(model);

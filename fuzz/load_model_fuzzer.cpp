@@ -3,7 +3,7 @@
 // else escaping, a crash, a leak or a sanitizer report is a finding.
 //
 // The input is the file's bytes. Seeds: every model.onnx of ONNX's backend test data.
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <unistd.h>
 
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
   try {
-    auto m = retarget::onnx::load(path);
+    auto m = retarget::ir::load(path);
     try {
       m.check();
     } catch (const retarget::error&) {

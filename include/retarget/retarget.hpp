@@ -3,7 +3,7 @@
 #define RETARGET_RETARGET_HPP
 
 #include <retarget/core.hpp>
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 #include <retarget/trace.hpp>
 #include <retarget/backend.hpp>
 #include <retarget/config.hpp>

@@ -15,7 +15,7 @@ namespace {
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 using retarget::trace::tensor;
 
@@ -143,8 +143,8 @@ namespace {
 
 TEST(TensorrtRewrites, RepeatStaticShapesA1dRepeatForTensorrtOnly) {
   const auto model = []<class B>(const retarget::trace::tensor<B>& x) { return retarget::ops::repeat(x, retarget::ops::ints{3}); };
-  auto trt = retarget::export_onnx<retarget::backends::tensorrt10>(model, {{"x", retarget::onnx::dtype::f32, {5}}});
-  auto ort = retarget::export_onnx<retarget::backends::onnxruntime>(model, {{"x", retarget::onnx::dtype::f32, {5}}});
+  auto trt = retarget::export_onnx<retarget::backends::tensorrt10>(model, {{"x", retarget::ir::dtype::f32, {5}}});
+  auto ort = retarget::export_onnx<retarget::backends::onnxruntime>(model, {{"x", retarget::ir::dtype::f32, {5}}});
   std::vector<std::string> trt_ops, ort_ops;
   for (const auto& n : trt.model.graph().node())
     if (n.op_type() != "Constant") trt_ops.push_back(n.op_type());

@@ -2,9 +2,9 @@
 #ifndef RETARGET_TESTS_COMPILE_FAIL_ONNX_COMMON_HPP
 #define RETARGET_TESTS_COMPILE_FAIL_ONNX_COMMON_HPP
 
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 
 #endif

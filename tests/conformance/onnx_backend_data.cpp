@@ -20,7 +20,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -30,7 +30,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 
 constexpr int exit_skip = 77;
 
@@ -81,7 +81,7 @@ std::map<std::string, expectation> read_expected_failures(const fs::path& file) 
   return out;
 }
 
-std::vector<rx::dim> dims_of(const ::onnx::TensorShapeProto& shape) {
+std::vector<rx::dim> dims_of(const onnx::TensorShapeProto& shape) {
   std::vector<rx::dim> out;
   for (const auto& d : shape.dim()) {
     if (d.has_dim_value())
@@ -162,7 +162,7 @@ void rebuild(const fs::path& file) {
     const auto& type = v.type();
     const bool known = type.has_tensor_type()
                            ? type.tensor_type().has_shape()
-                           : type.value_case() != ::onnx::TypeProto::VALUE_NOT_SET;
+                           : type.value_case() != onnx::TypeProto::VALUE_NOT_SET;
     if (known || !out.has_type())
       g.output(v);
     else

@@ -25,7 +25,7 @@ namespace {
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 template <class B>
 using tensor = retarget::trace::tensor<B>;

@@ -3,18 +3,18 @@
 // what was wrong, and a refused node leaves the graph as it was.
 #include "reliability/common.hpp"
 
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <gtest/gtest.h>
 
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using reliability::error_of;
 
-::onnx::AttributeProto attribute(const char* name, ::onnx::AttributeProto::AttributeType type) {
-  ::onnx::AttributeProto a;
+onnx::AttributeProto attribute(const char* name, onnx::AttributeProto::AttributeType type) {
+  onnx::AttributeProto a;
   a.set_name(name);
   a.set_type(type);
   return a;
@@ -63,7 +63,7 @@ TEST_F(EmitterErrors, UnknownAttribute) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resize"), x, "mdoe"_s = "cubic"); }),
             "retarget: Resize (opset 17): unknown attribute 'mdoe' (closest: mode, nearest_mode, cubic_coeff_a)");
   auto s = spec("LeakyRelu", {x});
-  s.attributes = {attribute("beta", ::onnx::AttributeProto::FLOAT)};
+  s.attributes = {attribute("beta", onnx::AttributeProto::FLOAT)};
   EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): unknown attribute 'beta' (closest: alpha)");
 }
 
@@ -71,12 +71,12 @@ TEST_F(EmitterErrors, MistypedAttribute) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resize"), x, "mode"_f = 1); }),
             "retarget: Resize (opset 17): attribute 'mode' is FLOAT, the schema wants STRING");
   auto s = spec("LeakyRelu", {x});
-  s.attributes = {attribute("alpha", ::onnx::AttributeProto::INTS)};
+  s.attributes = {attribute("alpha", onnx::AttributeProto::INTS)};
   EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): attribute 'alpha' is INTS, the schema wants FLOAT");
-  s.attributes = {attribute("alpha", ::onnx::AttributeProto::UNDEFINED)};
+  s.attributes = {attribute("alpha", onnx::AttributeProto::UNDEFINED)};
   EXPECT_EQ(error_of([&] { g.emit(s); }),
             "retarget: LeakyRelu (opset 17): attribute 'alpha' is UNDEFINED, the schema wants FLOAT");
-  auto alpha = attribute("alpha", ::onnx::AttributeProto::FLOAT);
+  auto alpha = attribute("alpha", onnx::AttributeProto::FLOAT);
   alpha.set_f(0.1f);
   s.attributes = {alpha, alpha};
   EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): Attribute 'alpha' appeared multiple times.");
@@ -96,7 +96,7 @@ TEST_F(EmitterErrors, WrongInputOrOutputCount) {
   EXPECT_EQ(error_of([&] { g.emit(spec("Concat", {})); }),
             "retarget: Concat (opset 17): missing required attribute 'axis'");
   auto concat = spec("Concat", {});
-  concat.attributes = {attribute("axis", ::onnx::AttributeProto::INT)};
+  concat.attributes = {attribute("axis", onnx::AttributeProto::INT)};
   EXPECT_EQ(error_of([&] { g.emit(concat); }), "retarget: Concat (opset 17): 0 inputs given, the schema takes 1 or more");
   auto relu = spec("Relu", {x});
   relu.output_count = 2;
@@ -176,7 +176,7 @@ TEST_F(EmitterErrors, CustomDomainWithoutDeclaredVersion) {
 
 // A shape function runs while its thread reads ONNX's schema registry; adding a schema then
 // would wait for itself.
-void registers_a_schema(::onnx::InferenceContext&) {
+void registers_a_schema(onnx::InferenceContext&) {
   static constexpr rx::op_schema late[] = {{.domain = "com.retarget.late", .name = "Late"}};
   rx::register_schemas(late);
 }

@@ -25,7 +25,7 @@ using reliability_test::other_config;
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using reliability::error_of;
 template <class B>
 using tensor = retarget::trace::tensor<B>;

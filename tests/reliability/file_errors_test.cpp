@@ -4,7 +4,7 @@
 #include "reliability/common.hpp"
 #include "support/file_size_limit.hpp"
 
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 using reliability::error_of;
 using reliability::read_all;
@@ -41,7 +41,7 @@ class FileErrors : public reliability::scratch_folder {
     auto m = conv_model(8);
     rx::save(m, path, {.external_data_threshold = 64});
     auto back = rx::model([&] {
-      ::onnx::ModelProto p;
+      onnx::ModelProto p;
       std::ifstream in(path, std::ios::binary);
       p.ParseFromIstream(&in);
       return p;

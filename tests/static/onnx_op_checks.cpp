@@ -1,11 +1,11 @@
 // What the compile-time op check accepts and refuses, asked through op_call_valid. Built,
 // never run.
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using rx::no_schemas;
 using rx::value;
 

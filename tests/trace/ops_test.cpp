@@ -16,7 +16,7 @@ namespace {
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 using retarget::trace::tensor;
 using ops::ints;

@@ -12,7 +12,7 @@ namespace {
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 using T = tensor<bk::onnxruntime>;
 
@@ -185,7 +185,7 @@ TEST(ExportModules, SizeIsStaticWhenKnownAndAShapeNodeWhenNot) {
   auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"n", 3}}});
   EXPECT_NO_THROW(result.model.check());
   EXPECT_EQ(op_sequence(result.model), (std::vector<std::string>{"Shape", "Gather"}));
-  EXPECT_EQ(result.model.graph().output(0).type().tensor_type().elem_type(), ::onnx::TensorProto::INT64);
+  EXPECT_EQ(result.model.graph().output(0).type().tensor_type().elem_type(), onnx::TensorProto::INT64);
 }
 
 TEST(ExportModules, BadInputsAreRefused) {

@@ -16,7 +16,7 @@ namespace {
 namespace bk = retarget::backends;
 namespace nn = retarget::nn;
 namespace ops = retarget::ops;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using retarget::trace::tensor;
 
 using tutorial::data;

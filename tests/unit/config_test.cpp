@@ -40,7 +40,7 @@ class Configs : public ::testing::Test {
   std::string spec_error_of(const std::string& name, std::size_t inputs = 1) {
     const auto cfg = rc::load_deploy_config(dir_ / name);
     try {
-      rc::input_spec_for(cfg, 0, inputs, retarget::onnx::dtype::f32, {1, 3, 8, 8});
+      rc::input_spec_for(cfg, 0, inputs, retarget::ir::dtype::f32, {1, 3, 8, 8});
     } catch (const retarget::error& e) {
       return shown(e);
     }
@@ -214,9 +214,9 @@ TEST_F(Configs, TheOnnxConfigShapesTheExport) {
     "dynamic_axes": {"lr": {"0": "batch"}, "sr": {"2": "out_h"}}, "output_names": ["sr"]},
     "backend_config": {"type": "onnxruntime"}})");
   const auto cfg = rc::load_deploy_config(dir_ / "a.json");
-  const auto spec = rc::input_spec_for(cfg, 0, 1, retarget::onnx::dtype::f32, {1, 3, 8, 8});
+  const auto spec = rc::input_spec_for(cfg, 0, 1, retarget::ir::dtype::f32, {1, 3, 8, 8});
   EXPECT_EQ(spec.name, "lr");
-  EXPECT_EQ(spec.shape, (std::vector<retarget::onnx::dim>{"batch", 3, 30, 40}));
+  EXPECT_EQ(spec.shape, (std::vector<retarget::ir::dim>{"batch", 3, 30, 40}));
   EXPECT_EQ(rc::export_options_for(cfg).output_names, std::vector<std::string>{"sr"});
   EXPECT_EQ(rc::export_options_for(cfg).opset, 11);
   EXPECT_EQ(spec_error_of("a.json", 2),

@@ -1,6 +1,6 @@
 // The graph builder: nodes, multiple outputs, custom domains and opset imports, subgraphs,
 // shape inference as the graph grows, and the errors of the runtime-name path.
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 using rx::dtype;
 
 // The message of the retarget::error that f throws, or "" if it throws none.
@@ -80,9 +80,9 @@ TEST(OnnxGraph, SeveralOutputs) {
 }
 
 // A custom domain whose schemas the user declares: checked and shape-inferred like others.
-void infer_axpb(::onnx::InferenceContext& ctx) {
-  ::onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
-  if (::onnx::hasInputShape(ctx, 0)) ::onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
+void infer_axpb(onnx::InferenceContext& ctx) {
+  onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
+  if (onnx::hasInputShape(ctx, 0)) onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
 }
 inline constexpr rx::attribute_schema axpb_attributes[] = {{"alpha", rx::attr_type::float_, true}};
 inline constexpr rx::op_schema test_ops[] = {
@@ -215,9 +215,9 @@ TEST(OnnxGraph, RuntimeNodeSpecsKeepTheirNames) {
   rx::node_spec spec;
   spec.op_type = "LeakyRelu";
   spec.inputs = {x};
-  ::onnx::AttributeProto alpha;
+  onnx::AttributeProto alpha;
   alpha.set_name("alpha");
-  alpha.set_type(::onnx::AttributeProto::FLOAT);
+  alpha.set_type(onnx::AttributeProto::FLOAT);
   alpha.set_f(0.1f);
   spec.attributes = {alpha};
   spec.outputs = {"activated"};

@@ -1,5 +1,5 @@
 // Model files: atomic saves, external data, loading back, byte-identical output.
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 
 std::string read_all(const fs::path& p) {
@@ -144,7 +144,7 @@ TEST_F(OnnxModelFile, ExternalDataOutsideTheFolderIsRefused) {
   auto m = conv_model(64);
   auto* w = m.proto().mutable_graph()->mutable_initializer(0);
   w->clear_raw_data();
-  w->set_data_location(::onnx::TensorProto::EXTERNAL);
+  w->set_data_location(onnx::TensorProto::EXTERNAL);
   auto* e = w->add_external_data();
   e->set_key("location");
   e->set_value("../../etc/passwd");

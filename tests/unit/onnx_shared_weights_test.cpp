@@ -19,7 +19,7 @@
 namespace {
 
 using namespace retarget::literals;
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 namespace fs = std::filesystem;
 
 std::string read_all(const fs::path& p) {
@@ -137,7 +137,7 @@ TEST_F(OnnxSharedWeights, ShapeInferenceSeesSharedValues) {
 
 TEST_F(OnnxSharedWeights, TypedDataAndSubgraphsAreCopied) {
   rx::graph g;
-  ::onnx::TensorProto typed;
+  onnx::TensorProto typed;
   typed.set_data_type(static_cast<int>(rx::dtype::f32));
   typed.add_dims(2);
   typed.add_float_data(1), typed.add_float_data(2);

@@ -6,16 +6,16 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <retarget/onnx.hpp>
+#include <retarget/ir.hpp>
 #include <string>
 #include <vector>
 
 namespace {
 
-namespace rx = retarget::onnx;
+namespace rx = retarget::ir;
 
 rx::tensor raw_tensor(rx::dtype type, std::vector<std::int64_t> dims, const void* data, std::size_t bytes) {
-  ::onnx::TensorProto p;
+  onnx::TensorProto p;
   p.set_name("t");
   p.set_data_type(static_cast<int>(type));
   for (auto d : dims) p.add_dims(d);
@@ -35,7 +35,7 @@ std::string error_of(const rx::tensor& t) {
 TEST(TensorStats, HalfPrecisionFromRawBytesAndFromInt32Data) {
   const std::uint16_t bits[] = {0x3C00, 0xC000, 0x3555, 0x0001, 0x7C00, 0x7E00};
   const auto raw = rx::values_as_double(raw_tensor(rx::dtype::f16, {6}, bits, sizeof bits));
-  ::onnx::TensorProto p;
+  onnx::TensorProto p;
   p.set_data_type(static_cast<int>(rx::dtype::f16));
   p.add_dims(6);
   for (auto b : bits) p.add_int32_data(b);
@@ -65,11 +65,11 @@ TEST(TensorStats, BFloat16AndTheSmallerAndUnsignedIntegers) {
 }
 
 TEST(TensorStats, DataItCannotSeeIsAnErrorNotAnEmptyTensor) {
-  ::onnx::TensorProto p;
+  onnx::TensorProto p;
   p.set_name("w");
   p.set_data_type(static_cast<int>(rx::dtype::f32));
   p.add_dims(4);
-  p.set_data_location(::onnx::TensorProto::EXTERNAL);
+  p.set_data_location(onnx::TensorProto::EXTERNAL);
   auto* location = p.add_external_data();
   location->set_key("location");
   location->set_value("w.bin");

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <retarget/backend.hpp>
 #include <retarget/backend/opencv_dnn.hpp>
-#include <retarget/onnx/model_file.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -98,7 +98,7 @@ extern const std::span<const command> commands;
 
 // Writes a file under a temporary name and renames it into place.
 inline void write_file(const fs::path& path, std::string_view bytes) {
-  retarget::onnx::detail::atomic_file file(path);
+  retarget::ir::detail::atomic_file file(path);
   file.write(bytes.data(), bytes.size());
   file.commit();
 }

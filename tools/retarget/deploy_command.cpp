@@ -6,7 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <retarget/config.hpp>
-#include <retarget/onnx/tensor_stats.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <sstream>
 
 #include "cli.hpp"
@@ -140,7 +140,7 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
       retarget::config::finish_export(cfg, exported.model);
       exported.model.check();
       const auto onnx_file = staging.path() / *cfg.onnx.save_file;
-      retarget::onnx::save(exported.model, onnx_file);
+      retarget::ir::save(exported.model, onnx_file);
       const auto report = retarget::to_string(exported.report);
       stage(out, 2, "export",
             onnx_file.filename().string() + ": " +
@@ -195,7 +195,7 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
 
       t0 = clock_type::now();
       const auto reference_file = E::reference(exported.report);
-      const double error = retarget::onnx::max_abs_difference(
+      const double error = retarget::ir::max_abs_difference(
           found->second, retarget::nn::load_tensor(reference_file));
       row.max_abs_error = error;
       const bool pass = error <= tolerance;

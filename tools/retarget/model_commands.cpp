@@ -8,8 +8,8 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <iterator>
-#include <retarget/onnx/dot.hpp>
-#include <retarget/onnx/inspect.hpp>
+#include <retarget/ir/dot.hpp>
+#include <retarget/ir/inspect.hpp>
 
 #include "cli.hpp"
 
@@ -29,17 +29,17 @@ std::string model_argument(arguments& args, std::string_view command) {
 
 // The model as stored, external data left where it is: inspect reports its size from the
 // model and need not read gigabytes of weights.
-retarget::onnx::model read_model_proto(const fs::path& path) {
+retarget::ir::model read_model_proto(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw retarget::error("retarget: cannot open " + path.string());
-  ::onnx::ModelProto proto;
+  onnx::ModelProto proto;
   google::protobuf::io::IstreamInputStream stream(&in);
   google::protobuf::io::CodedInputStream coded(&stream);
   coded.SetTotalBytesLimit(INT_MAX);
   if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
     throw retarget::error("retarget: " + path.string() +
                           " is not a valid ONNX model (corrupt or truncated)");
-  return retarget::onnx::model(std::move(proto));
+  return retarget::ir::model(std::move(proto));
 }
 
 // Runs a program without a shell; its stderr goes to `log`. Returns its exit status.
@@ -64,8 +64,8 @@ int run_program(const std::vector<std::string>& argv, const fs::path& log) {
 int inspect(arguments& args, std::ostream& out) {
   const fs::path path = model_argument(args, "inspect");
   const auto model = read_model_proto(path);
-  const auto summary = retarget::onnx::summarize(model);
-  out << path.string() << ": " << retarget::onnx::human_bytes(fs::file_size(path)) << " on disk";
+  const auto summary = retarget::ir::summarize(model);
+  out << path.string() << ": " << retarget::ir::human_bytes(fs::file_size(path)) << " on disk";
   std::set<std::string> external;
   for (const auto& t : model.graph().initializer())
     for (const auto& e : t.external_data())
@@ -80,7 +80,7 @@ int inspect(arguments& args, std::ostream& out) {
 
 int check(arguments& args, std::ostream& out) {
   const fs::path path = model_argument(args, "check");
-  const auto model = retarget::onnx::load(path);
+  const auto model = retarget::ir::load(path);
   try {
     model.check();
   } catch (const retarget::error& e) {
@@ -105,7 +105,7 @@ int draw(arguments& args, std::ostream& out) {
     model.infer_shapes();
   } catch (const retarget::error&) {
   }
-  const std::string dot_text = retarget::onnx::to_dot(model);
+  const std::string dot_text = retarget::ir::to_dot(model);
   if (format == ".dot") {
     write_file(target, dot_text);
   } else {
@@ -128,7 +128,7 @@ int draw(arguments& args, std::ostream& out) {
     }
     fs::rename(picture, target);
   }
-  out << "wrote " << target.string() << " (" << retarget::onnx::human_bytes(fs::file_size(target))
+  out << "wrote " << target.string() << " (" << retarget::ir::human_bytes(fs::file_size(target))
       << ")\n";
   return 0;
 }

@@ -1,7 +1,7 @@
 // retarget run: inference through a backend's wrapper, with a summary of each output.
 #include <fstream>
 #include <iomanip>
-#include <retarget/onnx/tensor_stats.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <set>
 #include <sstream>
 
@@ -11,7 +11,7 @@ namespace cli {
 
 namespace {
 
-std::string shape_text(const retarget::onnx::tensor& t) {
+std::string shape_text(const retarget::ir::tensor& t) {
   std::string out = "[";
   const auto dims = t.dims();
   for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
@@ -51,10 +51,10 @@ int run(arguments& args, std::ostream& out) {
     const auto eq = in.find('=');
     if (eq == std::string::npos || eq == 0)
       throw usage_error("retarget: --input '" + in + "' is not NAME=FILE.pb");
-    feeds.emplace(in.substr(0, eq), retarget::onnx::tensor(retarget::nn::load_tensor(in.substr(eq + 1))));
+    feeds.emplace(in.substr(0, eq), retarget::ir::tensor(retarget::nn::load_tensor(in.substr(eq + 1))));
   }
   // Every input the model takes must be given, and nothing else.
-  const auto model = retarget::onnx::load(model_path);
+  const auto model = retarget::ir::load(model_path);
   std::set<std::string> weights, wanted;
   for (const auto& t : model.graph().initializer()) weights.insert(t.name());
   for (const auto& v : model.graph().input())
@@ -83,7 +83,7 @@ int run(arguments& args, std::ostream& out) {
     for (const auto& [name, t] : outputs) {
       out << name << ": " << to_string(t.type()) << " " << shape_text(t);
       try {
-        const auto s = retarget::onnx::statistics(t);
+        const auto s = retarget::ir::statistics(t);
         out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean "
             << number(s.mean) << "  std " << number(s.stddev);
         if (s.non_finite) out << "  non-finite " << s.non_finite;

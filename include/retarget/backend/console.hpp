@@ -13,7 +13,7 @@
 #include <iostream>
 #include <retarget/backend/manager.hpp>
 #include <retarget/backend/param.hpp>
-#include <retarget/onnx/model_file.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <string>
 #include <vector>
 
@@ -21,12 +21,12 @@ namespace retarget::backend {
 
 namespace detail {
 
-inline onnx::tensor read_tensor_file(const std::filesystem::path& path) {
+inline ir::tensor read_tensor_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  ::onnx::TensorProto proto;
+  onnx::TensorProto proto;
   if (!in || !proto.ParseFromIstream(&in))
     throw error("retarget: " + path.string() + " is not an ONNX TensorProto file");
-  return onnx::tensor(std::move(proto));
+  return ir::tensor(std::move(proto));
 }
 
 // Takes "--name value" or "--name=value" out of args; nullopt when absent.

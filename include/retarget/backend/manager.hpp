@@ -17,7 +17,7 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/onnx/tensor.hpp>
+#include <retarget/ir/tensor.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -26,7 +26,7 @@
 namespace retarget::backend {
 
 // What a wrapper takes and gives: tensors by name.
-using tensor_map = std::map<std::string, onnx::tensor>;
+using tensor_map = std::map<std::string, ir::tensor>;
 using file_list = std::vector<std::filesystem::path>;
 
 template <class W>

@@ -68,10 +68,10 @@ class onnxruntime_wrapper {
     for (std::uint32_t i = 0; i < count; ++i) {
       std::string name, bytes;
       if (!process_->read_bytes(name) || !process_->read_bytes(bytes)) fail("stopped");
-      ::onnx::TensorProto proto;
+      onnx::TensorProto proto;
       if (!proto.ParseFromString(bytes))
         throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
-      out.emplace(name, onnx::tensor(std::move(proto)));
+      out.emplace(name, ir::tensor(std::move(proto)));
     }
     return out;
   }

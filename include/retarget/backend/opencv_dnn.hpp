@@ -17,7 +17,7 @@
 #include <retarget/backend/param.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/module.hpp>
-#include <retarget/onnx/schema.hpp>
+#include <retarget/ir/schema.hpp>
 #include <retarget/trace/nn.hpp>
 #include <string>
 #include <vector>
@@ -32,8 +32,8 @@ BOOST_DESCRIBE_STRUCT(opencv_dnn_param, (), (work_dir, file_name))
 
 namespace detail {
 
-inline cv::Mat to_mat(const onnx::tensor& t, const std::string& name) {
-  if (t.type() != onnx::dtype::f32)
+inline cv::Mat to_mat(const ir::tensor& t, const std::string& name) {
+  if (t.type() != ir::dtype::f32)
     throw error("retarget: opencv_dnn: input '" + name + "' is " +
                 std::string(to_string(t.type())) + "; OpenCV's DNN takes float32");
   const auto dims = t.dims();
@@ -44,13 +44,13 @@ inline cv::Mat to_mat(const onnx::tensor& t, const std::string& name) {
   return m;
 }
 
-inline onnx::tensor to_tensor(const cv::Mat& m) {
+inline ir::tensor to_tensor(const cv::Mat& m) {
   cv::Mat f;
   m.convertTo(f, CV_32F);
-  onnx::dims_t dims;
+  ir::dims_t dims;
   for (int i = 0; i < f.dims; ++i) dims.push_back(f.size[i]);
   const auto* p = reinterpret_cast<const std::byte*>(f.ptr());
-  return onnx::tensor::from_raw(onnx::dtype::f32, dims, {p, f.total() * sizeof(float)});
+  return ir::tensor::from_raw(ir::dtype::f32, dims, {p, f.total() * sizeof(float)});
 }
 
 }  // namespace detail
@@ -128,7 +128,7 @@ class opencv_layer : public cv::dnn::Layer {
 
   // OpenCV's ONNX importer names a custom-domain layer type "domain.Op".
   static void register_as(std::string_view op) {
-    const auto [domain, type] = onnx::split_op_name(op);
+    const auto [domain, type] = ir::split_op_name(op);
     const std::string layer_type =
         domain.empty() ? std::string(type) : std::string(domain) + "." + std::string(type);
     cv::dnn::LayerFactory::registerLayer(

@@ -26,7 +26,7 @@
 #include <retarget/config/json_file.hpp>
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/onnx/model.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/trace/export.hpp>
 #include <string>
 #include <string_view>
@@ -222,10 +222,10 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
   const auto& onnx = out.onnx;
   if (*onnx.type != "onnx")
     out.document.fail("onnx_config.type", "must be \"onnx\", not \"" + *onnx.type + "\"");
-  if (*onnx.opset_version < 7 || *onnx.opset_version > onnx::max_opset)
+  if (*onnx.opset_version < 7 || *onnx.opset_version > ir::max_opset)
     out.document.fail("onnx_config.opset_version",
                       "is " + std::to_string(*onnx.opset_version) + ", out of the range 7 to " +
-                          std::to_string(onnx::max_opset));
+                          std::to_string(ir::max_opset));
   if (onnx.input_shape->has_value() && (*onnx.input_shape)->size() != 2)
     out.document.fail("onnx_config.input_shape",
                       "must be [width, height], not " + std::to_string((*onnx.input_shape)->size()) +
@@ -250,7 +250,7 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
 // The spec of input `index`: its name from input_names, the test input's shape with
 // input_shape's [width, height] as the last two dims, and dynamic_axes' names.
 inline input_spec input_spec_for(const deploy_config& cfg, std::size_t index, std::size_t count,
-                                 onnx::dtype type, const std::vector<std::int64_t>& test_shape) {
+                                 ir::dtype type, const std::vector<std::int64_t>& test_shape) {
   const auto& names = *cfg.onnx.input_names;
   if (names.size() != count)
     cfg.document.fail("onnx_config.input_names",
@@ -298,7 +298,7 @@ inline export_options export_options_for(const deploy_config& cfg) {
 
 // After the export: output dims named by dynamic_axes, and the weights listed as inputs when
 // keep_initializers_as_inputs says so.
-inline void finish_export(const deploy_config& cfg, onnx::model& m) {
+inline void finish_export(const deploy_config& cfg, ir::model& m) {
   auto& graph = *m.proto().mutable_graph();
   for (auto& output : *graph.mutable_output()) {
     const auto it = cfg.onnx.dynamic_axes->find(output.name());

@@ -2,16 +2,16 @@
 // the rewrites that fired, which the model's metadata records too.
 //
 //   auto result = retarget::export_onnx<retarget::backends::tensorrt>(
-//       model, {{"input", onnx::dtype::f32, {1, 3, "height", "width"}}}, cfg,
+//       model, {{"input", ir::dtype::f32, {1, 3, "height", "width"}}}, cfg,
 //       {.output_names = {"output"}});
-//   onnx::save(result.model, "srcnn.onnx");
+//   ir::save(result.model, "srcnn.onnx");
 #ifndef RETARGET_TRACE_EXPORT_HPP
 #define RETARGET_TRACE_EXPORT_HPP
 
 #include <retarget/core/backend.hpp>
 #include <retarget/core/detail/edit_distance.hpp>
 #include <retarget/core/rewrite_env.hpp>
-#include <retarget/onnx/model.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/trace/session.hpp>
 #include <retarget/trace/tensor.hpp>
 
@@ -30,18 +30,18 @@ namespace retarget {
 
 struct input_spec {
   std::string name;
-  onnx::dtype dtype = onnx::dtype::f32;
-  std::vector<onnx::dim> shape;  // static sizes or named dynamic dims ({1, 3, "height", "width"})
+  ir::dtype dtype = ir::dtype::f32;
+  std::vector<ir::dim> shape;  // static sizes or named dynamic dims ({1, 3, "height", "width"})
 };
 
 struct export_options {
-  int opset = onnx::default_opset;                  // 7 to 17
+  int opset = ir::default_opset;                  // 7 to 17
   std::vector<std::string> output_names = {};       // default: output, output_1, ...
   std::vector<std::pair<std::string, std::string>> metadata = {};
 };
 
 struct export_result {
-  onnx::model model;
+  ir::model model;
   rewrite_log report;
 };
 
@@ -59,11 +59,11 @@ inline std::string to_string(const rewrite_log& log) {
 namespace detail {
 
 template <class B>
-void collect_outputs(const trace::tensor<B>& t, std::vector<onnx::value>& out) {
+void collect_outputs(const trace::tensor<B>& t, std::vector<ir::value>& out) {
   out.push_back(t.value());
 }
 template <class T>
-void collect_outputs(const T& many, std::vector<onnx::value>& out) {
+void collect_outputs(const T& many, std::vector<ir::value>& out) {
   if constexpr (requires { std::tuple_size<T>::value; })
     std::apply([&](const auto&... t) { (collect_outputs(t, out), ...); }, many);
   else
@@ -75,9 +75,9 @@ void collect_outputs(const T& many, std::vector<onnx::value>& out) {
 template <Backend B, class Model, std::size_t N, class Config = no_config>
 export_result export_onnx(const Model& model, const input_spec (&inputs)[N], const Config& cfg = {},
                           const export_options& options = {}) {
-  if (options.opset < 7 || options.opset > onnx::max_opset)
+  if (options.opset < 7 || options.opset > ir::max_opset)
     throw error("retarget: export opset " + std::to_string(options.opset) + " is out of range: 7 to " +
-                std::to_string(onnx::max_opset));
+                std::to_string(ir::max_opset));
   trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{} : trace::config_ref(cfg));
   for (std::size_t i = 0; i < N; ++i) {
     if (inputs[i].name.empty()) throw error("retarget: input " + std::to_string(i) + " has no name");
@@ -93,7 +93,7 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
     traced[i] = trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
   const auto result = std::apply([&](const auto&... t) { return model(t...); }, traced);
 
-  std::vector<onnx::value> outputs;
+  std::vector<ir::value> outputs;
   detail::collect_outputs(result, outputs);
   if (options.output_names.size() > outputs.size())
     throw error("retarget: " + std::to_string(options.output_names.size()) + " output names given for " +
@@ -112,11 +112,11 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
                                                              : "output_" + std::to_string(i);
     s.graph().output(outputs[i], name);
   }
-  onnx::model_info info;
+  ir::model_info info;
   info.metadata = options.metadata;
   info.metadata.emplace_back("retarget:backend", std::string(B::name));
   info.metadata.emplace_back("retarget:rewrites", to_string(s.log()));
-  export_result out{onnx::make_model(std::move(s.graph()), std::move(info)), s.log()};
+  export_result out{ir::make_model(std::move(s.graph()), std::move(info)), s.log()};
   return out;
 }
 

@@ -9,7 +9,7 @@
 #define RETARGET_TRACE_NN_HPP
 
 #include <retarget/core/module.hpp>
-#include <retarget/onnx/tensor.hpp>
+#include <retarget/ir/tensor.hpp>
 #include <retarget/trace/ops.hpp>
 
 #include <cstddef>
@@ -31,38 +31,38 @@ using trace::ints;
 using trace::tensor;
 
 // Reads an ONNX TensorProto file (as numpy_helper.from_array(...).SerializeToString() writes).
-inline onnx::tensor load_tensor(const std::filesystem::path& path) {
+inline ir::tensor load_tensor(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error("retarget: cannot open tensor file " + path.string());
-  ::onnx::TensorProto proto;
+  onnx::TensorProto proto;
   if (!proto.ParseFromIstream(&in)) throw error("retarget: " + path.string() + " is not an ONNX TensorProto");
-  return onnx::tensor(std::move(proto));
+  return ir::tensor(std::move(proto));
 }
 
 class parameter {
  public:
   parameter() = default;
-  parameter(std::string name, onnx::dims_t dims, onnx::dtype type = onnx::dtype::f32)
+  parameter(std::string name, ir::dims_t dims, ir::dtype type = ir::dtype::f32)
       : name_(std::move(name)), dims_(std::move(dims)), type_(type) {
-    data_ = std::make_shared<const onnx::tensor>(
-        onnx::tensor::from_raw(type_, dims_, std::vector<std::byte>(bytes(), std::byte{0})));
+    data_ = std::make_shared<const ir::tensor>(
+        ir::tensor::from_raw(type_, dims_, std::vector<std::byte>(bytes(), std::byte{0})));
   }
 
   const std::string& name() const noexcept { return name_; }
-  const onnx::dims_t& dims() const noexcept { return dims_; }
-  const onnx::tensor& data() const noexcept { return *data_; }
+  const ir::dims_t& dims() const noexcept { return dims_; }
+  const ir::tensor& data() const noexcept { return *data_; }
 
   // Takes the values from a buffer of the parameter's size.
   template <class T>
   void assign(std::span<const T> values) {
-    data_ = std::make_shared<const onnx::tensor>(onnx::tensor::from_raw(type_, dims_, std::as_bytes(values)));
+    data_ = std::make_shared<const ir::tensor>(ir::tensor::from_raw(type_, dims_, std::as_bytes(values)));
   }
   // Takes a tensor of the parameter's dims and type.
-  void assign(onnx::tensor t) {
+  void assign(ir::tensor t) {
     if (t.dims() != dims_ || t.type() != type_)
       throw error("retarget: parameter '" + name_ + "' is " + to_string(dims_) + ", the weights given are " +
                   to_string(t.dims()));
-    data_ = std::make_shared<const onnx::tensor>(std::move(t));
+    data_ = std::make_shared<const ir::tensor>(std::move(t));
   }
   void load(const std::filesystem::path& path) {
     try {
@@ -81,19 +81,19 @@ class parameter {
 
  private:
   std::size_t bytes() const {
-    return static_cast<std::size_t>(onnx::element_count(dims_)) * onnx::size_of(type_);
+    return static_cast<std::size_t>(ir::element_count(dims_)) * ir::size_of(type_);
   }
-  static std::string to_string(const onnx::dims_t& d) {
+  static std::string to_string(const ir::dims_t& d) {
     std::string s = "[";
     for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
     return s + "]";
   }
 
   std::string name_;
-  onnx::dims_t dims_;
-  onnx::dtype type_ = onnx::dtype::f32;
+  ir::dims_t dims_;
+  ir::dtype type_ = ir::dtype::f32;
   // Shared with the models exported from it, never changed in place: assigning replaces it.
-  std::shared_ptr<const onnx::tensor> data_ = std::make_shared<const onnx::tensor>();
+  std::shared_ptr<const ir::tensor> data_ = std::make_shared<const ir::tensor>();
 };
 
 namespace detail {
@@ -110,7 +110,7 @@ struct Conv2d : rewritable_module<Conv2d, "Conv2d"> {
   Conv2d(const std::string& name, std::int64_t in, std::int64_t out, ints kernel, ops::conv_options o = {},
          bool with_bias = true)
       : options(std::move(o)), weight(detail::join(name, "weight"), {out, in / options.groups, kernel.at(0), kernel.at(1)}) {
-    if (with_bias) bias.emplace(detail::join(name, "bias"), onnx::dims_t{out});
+    if (with_bias) bias.emplace(detail::join(name, "bias"), ir::dims_t{out});
   }
   template <class B>
   tensor<B> forward(const tensor<B>& x) const {
@@ -126,7 +126,7 @@ struct ConvTranspose2d : rewritable_module<ConvTranspose2d, "ConvTranspose2d"> {
   ConvTranspose2d(const std::string& name, std::int64_t in, std::int64_t out, ints kernel,
                   ops::conv_options o = {}, bool with_bias = true)
       : options(std::move(o)), weight(detail::join(name, "weight"), {in, out / options.groups, kernel.at(0), kernel.at(1)}) {
-    if (with_bias) bias.emplace(detail::join(name, "bias"), onnx::dims_t{out});
+    if (with_bias) bias.emplace(detail::join(name, "bias"), ir::dims_t{out});
   }
   template <class B>
   tensor<B> forward(const tensor<B>& x) const {
@@ -139,7 +139,7 @@ struct Linear : rewritable_module<Linear, "Linear"> {
   std::optional<parameter> bias;
   Linear(const std::string& name, std::int64_t in, std::int64_t out, bool with_bias = true)
       : weight(detail::join(name, "weight"), {out, in}) {
-    if (with_bias) bias.emplace(detail::join(name, "bias"), onnx::dims_t{out});
+    if (with_bias) bias.emplace(detail::join(name, "bias"), ir::dims_t{out});
   }
   template <class B>
   tensor<B> forward(const tensor<B>& x) const {
@@ -171,7 +171,7 @@ struct LayerNorm : rewritable_module<LayerNorm, "LayerNorm"> {
   LayerNorm(const std::string& name, ints shape, double eps_ = 1e-5)
       : normalized_shape(shape), weight(detail::join(name, "weight"), shape), bias(detail::join(name, "bias"), shape),
         eps(eps_) {
-    const std::vector<float> ones(static_cast<std::size_t>(onnx::element_count(shape)), 1.0f);
+    const std::vector<float> ones(static_cast<std::size_t>(ir::element_count(shape)), 1.0f);
     weight.assign(std::span<const float>(ones));
   }
   template <class B>

@@ -10,7 +10,7 @@
 #include <retarget/core/call.hpp>
 #include <retarget/core/rewritable.hpp>
 #include <retarget/core/symbolic.hpp>
-#include <retarget/onnx/graph.hpp>
+#include <retarget/ir/graph.hpp>
 #include <retarget/trace/tensor.hpp>
 
 #include <algorithm>
@@ -61,9 +61,9 @@ decltype(auto) lower(const T& arg) {
   if constexpr (is_tensor_v<T>) {
     return arg.value();
   } else if constexpr (is_optional_tensor<T>) {
-    return arg ? std::optional<onnx::value>(arg->value()) : std::nullopt;
+    return arg ? std::optional<ir::value>(arg->value()) : std::nullopt;
   } else if constexpr (requires { arg.front().value(); }) {
-    std::vector<onnx::value> out;
+    std::vector<ir::value> out;
     for (const auto& t : arg) out.push_back(t.value());
     return out;
   } else {
@@ -74,7 +74,7 @@ decltype(auto) lower(const T& arg) {
 template <class B, class R>
 auto raise(session& s, R&& result) {
   using T = std::remove_cvref_t<R>;
-  if constexpr (std::is_same_v<T, onnx::value>) {
+  if constexpr (std::is_same_v<T, ir::value>) {
     return tensor<B>(s, result);
   } else if constexpr (requires { std::tuple_size<T>::value; typename T::value_type; }) {
     std::array<tensor<B>, std::tuple_size<T>::value> out;
@@ -110,19 +110,19 @@ struct op_function : rewritable<op_function<Op, Name>, Name> {
 // ---- Helpers for symbolics ----
 namespace symbolic_helpers {
 
-inline onnx::value ints_constant(onnx::graph& g, const ints& values) {
-  return g.constant(onnx::tensor::of(values, {static_cast<std::int64_t>(values.size())}));
+inline ir::value ints_constant(ir::graph& g, const ints& values) {
+  return g.constant(ir::tensor::of(values, {static_cast<std::int64_t>(values.size())}));
 }
-inline onnx::value int_scalar(onnx::graph& g, std::int64_t v) { return g.constant(onnx::tensor::scalar(v)); }
+inline ir::value int_scalar(ir::graph& g, std::int64_t v) { return g.constant(ir::tensor::scalar(v)); }
 
 // A scalar constant of x's element type.
-inline onnx::value scalar_like(onnx::graph& g, const onnx::value& x, double v) {
+inline ir::value scalar_like(ir::graph& g, const ir::value& x, double v) {
   switch (x.dtype()) {
-    case onnx::dtype::f64: return g.constant(onnx::tensor::scalar(v));
-    case onnx::dtype::i64: return g.constant(onnx::tensor::scalar(static_cast<std::int64_t>(v)));
-    case onnx::dtype::i32: return g.constant(onnx::tensor::scalar(static_cast<std::int32_t>(v)));
-    case onnx::dtype::boolean: return g.constant(onnx::tensor::scalar(v != 0));
-    default: return g.constant(onnx::tensor::scalar(static_cast<float>(v)));
+    case ir::dtype::f64: return g.constant(ir::tensor::scalar(v));
+    case ir::dtype::i64: return g.constant(ir::tensor::scalar(static_cast<std::int64_t>(v)));
+    case ir::dtype::i32: return g.constant(ir::tensor::scalar(static_cast<std::int32_t>(v)));
+    case ir::dtype::boolean: return g.constant(ir::tensor::scalar(v != 0));
+    default: return g.constant(ir::tensor::scalar(static_cast<float>(v)));
   }
 }
 
@@ -133,7 +133,7 @@ inline std::int64_t normalized_axis(std::int64_t axis, std::size_t rank) {
   return axis < 0 ? axis + r : axis;
 }
 
-inline void require_opset(const onnx::graph& g, int at_least, const char* what) {
+inline void require_opset(const ir::graph& g, int at_least, const char* what) {
   if (g.opset() < at_least)
     throw error(std::string("retarget: ") + what + " needs opset " + std::to_string(at_least) +
                 " or later; the export targets opset " + std::to_string(g.opset()));
@@ -147,10 +147,10 @@ inline void require_opset(const onnx::graph& g, int at_least, const char* what) 
 namespace retarget::symbolics {
 
 using namespace retarget::literals;
-using onnx::value;
+using ir::value;
 using trace::ints;
 namespace h = trace::symbolic_helpers;
-using graph = onnx::graph;
+using graph = ir::graph;
 
 #define RETARGET_UNARY_SYMBOLIC(type, name, onnx_op)                  \
   struct type : symbolic_op<type, name> {                             \
@@ -212,7 +212,7 @@ namespace detail {
 // ONNX's shape inference lets weights that do not fit the input pass (Conv of 4 channels with
 // 3-channel weights, Gemm with a mismatched K): the model would fail only when run. Where the
 // sizes are static, the op refuses them here and names both.
-inline std::string shape_text(const value& v) { return "'" + v.name() + "' " + onnx::to_string(v.shape()); }
+inline std::string shape_text(const value& v) { return "'" + v.name() + "' " + ir::to_string(v.shape()); }
 inline std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis) {
   if (!v.has_shape()) return std::nullopt;
   const auto shape = v.shape();
@@ -452,17 +452,17 @@ struct cat : symbolic_op<cat, "cat"> {
 
 struct split : symbolic_op<split, "split"> {
   static std::vector<value> symbolic(graph& g, const value& x, const ints& sizes, std::int64_t dim = 0) {
-    onnx::node_spec spec;
+    ir::node_spec spec;
     spec.op_type = "Split";
     spec.inputs = {x};
     spec.output_count = sizes.size();
-    ::onnx::AttributeProto axis;
+    onnx::AttributeProto axis;
     ("axis"_i = dim).write(axis);
     spec.attributes.push_back(axis);
     if (g.opset() >= 13) {
       spec.inputs.push_back(h::ints_constant(g, sizes));
     } else {
-      ::onnx::AttributeProto split;
+      onnx::AttributeProto split;
       ("split"_i = sizes).write(split);
       spec.attributes.push_back(split);
     }
@@ -552,8 +552,8 @@ inline value resize(graph& g, const value& x, const value& scales, const std::op
     return g.op("Resize", x, roi, scales_input, size..., "coordinate_transformation_mode"_s = transform,
                 "cubic_coeff_a"_f = -0.75f, "mode"_s = onnx_mode, "nearest_mode"_s = "floor");
   };
-  if (g.opset() >= 13) return sizes ? emit(onnx::no_input, onnx::no_input, *sizes) : emit(onnx::no_input, scales);
-  const auto empty = [&] { return g.constant(onnx::tensor::empty(onnx::dtype::f32)); };
+  if (g.opset() >= 13) return sizes ? emit(ir::no_input, ir::no_input, *sizes) : emit(ir::no_input, scales);
+  const auto empty = [&] { return g.constant(ir::tensor::empty(ir::dtype::f32)); };
   return sizes ? emit(empty(), empty(), *sizes) : emit(empty(), scales);
 }
 }  // namespace detail
@@ -572,7 +572,7 @@ struct interpolate : symbolic_op<interpolate, "interpolate"> {
     std::vector<float> scales{1, 1};
     for (std::size_t i = 0; i < spatial; ++i)
       scales.push_back(static_cast<float>(o.scale_factor.size() == 1 ? o.scale_factor[0] : o.scale_factor.at(i)));
-    const auto scale_values = g.constant(onnx::tensor::of(scales, {static_cast<std::int64_t>(scales.size())}));
+    const auto scale_values = g.constant(ir::tensor::of(scales, {static_cast<std::int64_t>(scales.size())}));
     return detail::resize(g, x, scale_values, std::nullopt, o.mode);
   }
   // Scales known only at run time: a float tensor of one scale per dim, as the seeds' factor.
@@ -589,17 +589,17 @@ struct reduce_options {
 
 namespace detail {
 inline value reduce(graph& g, const char* op, const value& x, const reduce_options& o, bool axes_as_input) {
-  onnx::node_spec spec;
+  ir::node_spec spec;
   spec.op_type = op;
   spec.inputs = {x};
-  ::onnx::AttributeProto keep;
+  onnx::AttributeProto keep;
   ("keepdims"_i = o.keepdim).write(keep);
   spec.attributes.push_back(keep);
   if (!o.dims.empty()) {
     if (axes_as_input) {
       spec.inputs.push_back(h::ints_constant(g, o.dims));
     } else {
-      ::onnx::AttributeProto axes;
+      onnx::AttributeProto axes;
       ("axes"_i = o.dims).write(axes);
       spec.attributes.push_back(axes);
     }
@@ -637,13 +637,13 @@ struct clamp : symbolic_op<clamp, "clamp"> {
     const auto l = bound(lo), u = bound(hi);
     if (l && u) return g.op("Clip", x, *l, *u);
     if (l) return g.op("Clip", x, *l);
-    if (u) return g.op("Clip", x, onnx::no_input, *u);
+    if (u) return g.op("Clip", x, ir::no_input, *u);
     return g.op("Identity", x);
   }
 };
 
 struct cast : symbolic_op<cast, "cast"> {
-  static value symbolic(graph& g, const value& x, onnx::dtype to) {
+  static value symbolic(graph& g, const value& x, ir::dtype to) {
     return g.op("Cast", x, "to"_i = static_cast<std::int64_t>(to));
   }
 };

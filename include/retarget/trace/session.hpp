@@ -7,7 +7,7 @@
 #include <retarget/core/detail/type_name.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/core/rewrite_log.hpp>
-#include <retarget/onnx/graph.hpp>
+#include <retarget/ir/graph.hpp>
 
 #include <boost/core/demangle.hpp>
 
@@ -52,14 +52,14 @@ class session {
   session(const session&) = delete;
   session& operator=(const session&) = delete;
 
-  onnx::graph& graph() noexcept { return graph_; }
+  ir::graph& graph() noexcept { return graph_; }
   const config_ref& config() const noexcept { return config_; }
   rewrite_log& log() noexcept { return log_; }
   env environment() noexcept { return env(config_, &log_); }
 
   // The initializer of a parameter, made once however often the parameter is used; it shares
   // the parameter's bytes rather than copying them.
-  onnx::value parameter(const void* key, const std::string& name, std::shared_ptr<const onnx::tensor> data) {
+  ir::value parameter(const void* key, const std::string& name, std::shared_ptr<const ir::tensor> data) {
     if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
     std::string unique = name.empty() ? "param_" + std::to_string(parameters_.size()) : name;
     // A graph input may already have the name: the parameter takes the next free one.
@@ -70,16 +70,16 @@ class session {
     return v;
   }
   // For weights held by value (a converter's weight store): copied once, at the first use.
-  onnx::value parameter(const void* key, const std::string& name, const onnx::tensor& data) {
+  ir::value parameter(const void* key, const std::string& name, const ir::tensor& data) {
     if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
-    return parameter(key, name, std::make_shared<const onnx::tensor>(data));
+    return parameter(key, name, std::make_shared<const ir::tensor>(data));
   }
 
  private:
-  onnx::graph graph_;
+  ir::graph graph_;
   config_ref config_;
   rewrite_log log_;
-  std::unordered_map<const void*, onnx::value> parameters_;
+  std::unordered_map<const void*, ir::value> parameters_;
   std::unordered_set<std::string> names_;
 };
 

@@ -6,7 +6,7 @@
 
 #include <retarget/core/backend.hpp>
 #include <retarget/core/rewrite_env.hpp>
-#include <retarget/onnx/value.hpp>
+#include <retarget/ir/value.hpp>
 #include <retarget/trace/session.hpp>
 
 #include <array>
@@ -22,17 +22,17 @@ class tensor {
   using backend = B;
 
   tensor() = default;
-  tensor(session& s, onnx::value v) : session_(&s), value_(v) {}
+  tensor(session& s, ir::value v) : session_(&s), value_(v) {}
 
   session& owner() const noexcept { return *session_; }
-  const onnx::value& value() const noexcept { return value_; }
+  const ir::value& value() const noexcept { return value_; }
   const std::string& name() const { return value_.name(); }
 
-  onnx::dtype dtype() const { return value_.dtype(); }
+  ir::dtype dtype() const { return value_.dtype(); }
   std::size_t rank() const { return value_.rank(); }
-  std::vector<onnx::dim> shape() const { return value_.shape(); }
+  std::vector<ir::dim> shape() const { return value_.shape(); }
   // One dim; negative indices count from the end.
-  onnx::dim dim(std::int64_t i) const {
+  ir::dim dim(std::int64_t i) const {
     const auto s = shape();
     const auto n = static_cast<std::int64_t>(s.size());
     if (i < -n || i >= n)
@@ -42,7 +42,7 @@ class tensor {
 
  private:
   session* session_ = nullptr;
-  onnx::value value_;
+  ir::value value_;
 };
 
 template <class T>

@@ -1,0 +1,19 @@
+// The ONNX emitter: graphs built node by node with checked ops and typed attributes, models,
+// and model files.
+#ifndef RETARGET_IR_HPP
+#define RETARGET_IR_HPP
+
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/dtype.hpp>
+#include <retarget/ir/dot.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/inspect.hpp>
+#include <retarget/ir/model.hpp>
+#include <retarget/ir/model_file.hpp>
+#include <retarget/ir/op_name.hpp>
+#include <retarget/ir/schema.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/value.hpp>
+
+#endif  // RETARGET_IR_HPP

@@ -1,0 +1,223 @@
+// Attribute literals with the suffixes of PyTorch's g.op: _i (int64), _f (float), _s
+// (string), _t (tensor), _g (graph). A list value makes the plural kind, an empty list too:
+//
+//   using namespace retarget::literals;
+//   "mode"_s = "cubic"        // STRING
+//   "axes"_i = {0, 1}         // INTS
+//   "scales"_f = {}           // FLOATS, empty
+//
+// Each attribute's name and kind are part of its type, so g.op can check them against the
+// op's schema at compile time.
+#ifndef RETARGET_IR_ATTRIBUTE_HPP
+#define RETARGET_IR_ATTRIBUTE_HPP
+
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/tensor.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <concepts>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace retarget::ir {
+
+// Numbered as AttributeProto::AttributeType numbers them.
+enum class attr_type : int {
+  undefined = 0,
+  float_ = 1,
+  int_ = 2,
+  string = 3,
+  tensor = 4,
+  graph = 5,
+  floats = 6,
+  ints = 7,
+  strings = 8,
+  tensors = 9,
+  graphs = 10,
+  sparse_tensor = 11,
+  sparse_tensors = 12,
+  type_proto = 13,
+  type_protos = 14,
+};
+
+constexpr std::string_view to_string(attr_type t) noexcept {
+  switch (t) {
+    case attr_type::float_: return "FLOAT";
+    case attr_type::int_: return "INT";
+    case attr_type::string: return "STRING";
+    case attr_type::tensor: return "TENSOR";
+    case attr_type::graph: return "GRAPH";
+    case attr_type::floats: return "FLOATS";
+    case attr_type::ints: return "INTS";
+    case attr_type::strings: return "STRINGS";
+    case attr_type::tensors: return "TENSORS";
+    case attr_type::graphs: return "GRAPHS";
+    case attr_type::sparse_tensor: return "SPARSE_TENSOR";
+    case attr_type::sparse_tensors: return "SPARSE_TENSORS";
+    case attr_type::type_proto: return "TYPE_PROTO";
+    case attr_type::type_protos: return "TYPE_PROTOS";
+    default: return "UNDEFINED";
+  }
+}
+
+// A named, typed attribute value, ready to be written into a node.
+template <fixed_string Name, attr_type Type, class Payload>
+struct attribute {
+  static constexpr std::string_view name = Name;
+  static constexpr attr_type type = Type;
+  Payload value;
+
+  void write(onnx::AttributeProto& a) const {
+    a.set_name(std::string(name));
+    a.set_type(static_cast<onnx::AttributeProto_AttributeType>(Type));
+    if constexpr (Type == attr_type::int_) a.set_i(value);
+    else if constexpr (Type == attr_type::float_) a.set_f(value);
+    else if constexpr (Type == attr_type::string) a.set_s(value);
+    else if constexpr (Type == attr_type::tensor) *a.mutable_t() = value.proto();
+    else if constexpr (Type == attr_type::graph) *a.mutable_g() = value;
+    else if constexpr (Type == attr_type::ints) a.mutable_ints()->Add(value.begin(), value.end());
+    else if constexpr (Type == attr_type::floats) a.mutable_floats()->Add(value.begin(), value.end());
+    else if constexpr (Type == attr_type::strings)
+      for (const auto& s : value) a.add_strings(s);
+    else if constexpr (Type == attr_type::tensors)
+      for (const auto& t : value) *a.add_tensors() = t.proto();
+    else if constexpr (Type == attr_type::graphs)
+      for (const auto& g : value) *a.add_graphs() = g;
+  }
+};
+
+// An attribute whose name is known only at run time, checked when its node is emitted.
+struct runtime_attribute {
+  onnx::AttributeProto proto;
+  void write(onnx::AttributeProto& a) const { a = proto; }
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_attribute = false;
+template <fixed_string N, attr_type T, class P>
+inline constexpr bool is_attribute<attribute<N, T, P>> = true;
+template <>
+inline constexpr bool is_attribute<runtime_attribute> = true;
+
+// Anything with .proto() giving a GraphProto: a finished subgraph builder, for one.
+template <class G>
+onnx::GraphProto graph_proto_of(const G& g) {
+  if constexpr (std::is_same_v<G, onnx::GraphProto>)
+    return g;
+  else
+    return g.proto();
+}
+template <class G>
+concept graph_like = std::is_same_v<G, onnx::GraphProto> || requires(const G& g) {
+  { g.proto() } -> std::convertible_to<const onnx::GraphProto&>;
+};
+}  // namespace detail
+
+template <class T>
+concept Attribute = detail::is_attribute<std::remove_cvref_t<T>>;
+
+// The keys that the literals make; assigning a value gives an attribute. The operators are
+// not const so that they, not the implicit assignments, take a braced list.
+template <fixed_string Name>
+struct int_key {
+  template <class T>
+    requires std::integral<T> || std::is_enum_v<T>
+  constexpr attribute<Name, attr_type::int_, std::int64_t> operator=(T v) {
+    return {static_cast<std::int64_t>(v)};
+  }
+  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(
+      std::initializer_list<std::int64_t> v) {
+    return {std::vector<std::int64_t>(v)};
+  }
+  template <std::integral T>
+  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(std::span<const T> v) {
+    return {std::vector<std::int64_t>(v.begin(), v.end())};
+  }
+  template <std::integral T>
+  attribute<Name, attr_type::ints, std::vector<std::int64_t>> operator=(const std::vector<T>& v) {
+    return {std::vector<std::int64_t>(v.begin(), v.end())};
+  }
+};
+
+template <fixed_string Name>
+struct float_key {
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  constexpr attribute<Name, attr_type::float_, float> operator=(T v) {
+    return {static_cast<float>(v)};
+  }
+  attribute<Name, attr_type::floats, std::vector<float>> operator=(std::initializer_list<float> v) {
+    return {std::vector<float>(v)};
+  }
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  attribute<Name, attr_type::floats, std::vector<float>> operator=(const std::vector<T>& v) {
+    return {std::vector<float>(v.begin(), v.end())};
+  }
+};
+
+template <fixed_string Name>
+struct string_key {
+  attribute<Name, attr_type::string, std::string> operator=(std::string_view v) {
+    return {std::string(v)};
+  }
+  attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
+      std::initializer_list<std::string_view> v) {
+    return {std::vector<std::string>(v.begin(), v.end())};
+  }
+  attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
+      const std::vector<std::string>& v) {
+    return {v};
+  }
+};
+
+template <fixed_string Name>
+struct tensor_key {
+  attribute<Name, attr_type::tensor, tensor> operator=(tensor v) { return {std::move(v)}; }
+  attribute<Name, attr_type::tensor, tensor> operator=(empty_tensor e) {
+    return {tensor::empty(e.type)};
+  }
+  attribute<Name, attr_type::tensors, std::vector<tensor>> operator=(std::vector<tensor> v) {
+    return {std::move(v)};
+  }
+};
+
+template <fixed_string Name>
+struct graph_key {
+  template <detail::graph_like G>
+  attribute<Name, attr_type::graph, onnx::GraphProto> operator=(const G& g) {
+    return {detail::graph_proto_of(g)};
+  }
+  template <detail::graph_like G>
+  attribute<Name, attr_type::graphs, std::vector<onnx::GraphProto>> operator=(
+      const std::vector<G>& gs) {
+    std::vector<onnx::GraphProto> out;
+    for (const auto& g : gs) out.push_back(detail::graph_proto_of(g));
+    return {std::move(out)};
+  }
+};
+
+}  // namespace retarget::ir
+
+namespace retarget::literals {
+template <fixed_string Name>
+constexpr ir::int_key<Name> operator""_i() noexcept { return {}; }
+template <fixed_string Name>
+constexpr ir::float_key<Name> operator""_f() noexcept { return {}; }
+template <fixed_string Name>
+constexpr ir::string_key<Name> operator""_s() noexcept { return {}; }
+template <fixed_string Name>
+constexpr ir::tensor_key<Name> operator""_t() noexcept { return {}; }
+template <fixed_string Name>
+constexpr ir::graph_key<Name> operator""_g() noexcept { return {}; }
+}  // namespace retarget::literals
+
+#endif  // RETARGET_IR_ATTRIBUTE_HPP

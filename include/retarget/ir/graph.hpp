@@ -1,0 +1,726 @@
+// The graph builder symbolics write to: the `g` of `g.op(...)`. Each node is checked against
+// its schema at the graph's opset when it is emitted, and its outputs get their element
+// types and shapes from ONNX shape inference at once.
+//
+//   retarget::ir::graph g(17);
+//   auto x = g.input("x", dtype::f32, {1, 3, "height", "width"});
+//   auto y = g.op("Resize", x, g.constant(empty_f32), scales, "mode"_s = "cubic");
+//   g.output(y, "y");
+#ifndef RETARGET_IR_GRAPH_HPP
+#define RETARGET_IR_GRAPH_HPP
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/op_name.hpp>
+#include <retarget/ir/schema.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <retarget/ir/value.hpp>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace retarget::ir {
+
+// The opsets the ONNX library knows. Exports choose among 7 to 17 (trace/export.hpp); a
+// converter that rebuilds an older model node by node may go lower.
+inline constexpr int min_opset = 1;
+inline constexpr int max_opset = 17;
+inline constexpr int default_opset = 17;
+
+// A node described at run time: for converters that read nodes from a file.
+struct node_spec {
+  std::string op_type;
+  std::optional<std::string> domain;  // kept as given: an explicit "" stays in the node
+  std::vector<value> inputs;          // an invalid value() is an absent optional input
+  std::vector<onnx::AttributeProto> attributes;
+  std::vector<std::string> outputs;  // names to give the outputs; empty: generated
+  std::size_t output_count = 1;      // how many outputs, when no names are given
+  std::string name;                  // the node's name, kept as given (empty: none)
+  std::string doc_string;
+};
+
+class graph_base {
+ public:
+  explicit graph_base(int opset = default_opset) : root_(this) {
+    if (opset < min_opset || opset > max_opset)
+      throw error("retarget: opset " + std::to_string(opset) +
+                  " is out of range: retarget emits opsets " + std::to_string(min_opset) + " to " +
+                  std::to_string(max_opset));
+    domain_versions_[""] = opset;
+  }
+  graph_base(const graph_base&) = delete;
+  graph_base& operator=(const graph_base&) = delete;
+  graph_base(graph_base&&) = delete;
+  graph_base& operator=(graph_base&&) = delete;
+  virtual ~graph_base() = default;
+
+  int opset() const { return root_->domain_versions_.at(""); }
+
+  // The version of a domain's opset this graph emits: "" is the graph's opset; others must be
+  // set (custom schemas set theirs) except ai.onnx.ml and ai.onnx.preview.training, which
+  // default to the newest the ONNX library knows.
+  int domain_version(std::string_view domain) const {
+    const std::string d = domain == "ai.onnx" ? "" : std::string(domain);
+    const auto& versions = root_->domain_versions_;
+    if (const auto it = versions.find(d); it != versions.end()) return it->second;
+    if (d == "ai.onnx.ml" || d == "ai.onnx.preview.training") {
+      const detail::schema_registry_reader reading;
+      const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+      return ranges.at(d).second;
+    }
+    throw error("retarget: custom domain '" + d +
+                "' has no declared version: declare its schemas or call set_domain_version");
+  }
+  void set_domain_version(std::string domain, int version) {
+    if (domain.empty() || domain == "ai.onnx")
+      throw error(
+          "retarget: the standard domain's version is the graph's opset, fixed at construction");
+    if (version < 1)
+      throw error("retarget: domain '" + domain + "' version " + std::to_string(version) +
+                  " is out of range: versions start at 1");
+    root_->domain_versions_[std::move(domain)] = version;
+  }
+  // The (domain, version) pairs of the domains this graph's nodes use, the standard one first.
+  std::vector<std::pair<std::string, int>> opset_imports() const {
+    std::vector<std::pair<std::string, int>> out{{"", opset()}};
+    for (const auto& d : root_->used_domains_) out.emplace_back(d, domain_version(d));
+    return out;
+  }
+
+  // ---- Values that are not node outputs ----
+
+  // A graph input of any type (a sequence, an optional, a map), as a converter reads it.
+  value input(std::string name, const onnx::TypeProto& type) {
+    claim_name(name, "graph input");
+    auto* info = proto_.add_input();
+    info->set_name(name);
+    *info->mutable_type() = type;
+    return add_value(std::move(name), info->type());
+  }
+
+  value input(std::string name, dtype type, const std::vector<dim>& shape) {
+    claim_name(name, "graph input");
+    auto* info = proto_.add_input();
+    info->set_name(name);
+    auto* tensor_type = info->mutable_type()->mutable_tensor_type();
+    tensor_type->set_elem_type(static_cast<int>(type));
+    auto* s = tensor_type->mutable_shape();
+    for (const auto& d : shape) {
+      auto* out = s->add_dim();
+      if (d.is_static())
+        out->set_dim_value(d.size);
+      else if (d.is_symbolic())
+        out->set_dim_param(d.symbol);
+    }
+    return add_value(std::move(name), info->type());
+  }
+
+  value initializer(std::string name, tensor t) {
+    claim_name(name, "initializer");
+    auto* init = proto_.add_initializer();
+    *init = std::move(t.proto());
+    init->set_name(name);
+    const value v = add_value(std::move(name), type_of(*init));
+    data_[v.name()] = init;
+    return v;
+  }
+  value initializer(std::string name, dtype type, dims_t dims, std::span<const std::byte> bytes) {
+    return initializer(std::move(name), tensor::from_raw(type, std::move(dims), bytes));
+  }
+  // An initializer that shares t's bytes instead of copying them: the graph's proto holds
+  // its name, type and dims, and the bytes stay in t until a model's proto is needed whole
+  // (save() streams them to the file without that). Inside a subgraph, t is copied.
+  value initializer(std::string name, std::shared_ptr<const tensor> t) {
+    if (!t) throw error("retarget: initializer '" + name + "' given no tensor");
+    if (parent_ || !t->has_raw_data()) return initializer(std::move(name), *t);
+    claim_name(name, "initializer");
+    auto* init = proto_.add_initializer();
+    *init = t->header();
+    init->set_name(name);
+    const value v = add_value(std::move(name), type_of(*init));
+    data_[v.name()] = &t->proto();  // shape inference sees the values
+    shared_.push_back({proto_.initializer_size() - 1, std::move(t)});
+    return v;
+  }
+  // The initializers sharing their bytes, for make_model.
+  std::vector<shared_initializer> take_shared_initializers() noexcept { return std::move(shared_); }
+
+  // A Constant node holding the tensor.
+  value constant(tensor t) {
+    using namespace retarget::literals;
+    auto d = start("", "Constant");
+    add_argument(d, "value"_t = std::move(t));
+    return finish(std::move(d), 1).front();
+  }
+  value constant(empty_tensor e) { return constant(tensor::empty(e.type)); }
+
+  // Marks v as a graph output with a declared type, for when inference cannot tell the shape
+  // (graph outputs must have one): ONNX's checker verifies it against the inferred one.
+  void output(const value& v, std::string name, const onnx::TypeProto& declared) {
+    output(v, std::move(name));
+    *proto_.mutable_output(proto_.output_size() - 1)->mutable_type() = declared;
+  }
+
+  // Marks v as a graph output, named `name` (v's own name when empty).
+  void output(const value& v, std::string name = {}) {
+    check_owned(v, "output");
+    if (output_names_.count(name.empty() ? v.name() : name))
+      throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) + "' is used twice");
+    value out = v;
+    if (!name.empty() && name != v.name()) {
+      if (produced_by_node_.count(v.name()) && !output_names_.count(v.name()) &&
+          !root_->used_names_.count(name)) {
+        rename(v, name);
+      } else {
+        if (root_->used_names_.count(name))
+          throw error("retarget: graph output name '" + name + "' is already the name of another value");
+        // An input or a value already given out under its own name is copied under the new one.
+        auto d = start("", "Identity");
+        add_argument(d, v);
+        out = emit_node(std::move(d.node), {name}, 1, std::nullopt, {}).front();
+      }
+    }
+    output_names_.insert(out.name());
+    auto* info = proto_.add_output();
+    info->set_name(out.name());
+    *info->mutable_type() = out.type();
+  }
+
+  // Whether a value of the graph (or of its outer graphs and subgraphs) has that name.
+  bool has_name(const std::string& name) const { return root_->used_names_.count(name) > 0; }
+
+  // The value of that name in this graph (or, for a subgraph, its outer graphs).
+  value find(std::string_view name) const {
+    for (const graph_base* g = this; g; g = g->parent_)
+      if (const auto it = g->ids_.find(std::string(name)); it != g->ids_.end())
+        return value(const_cast<graph_base*>(g), it->second);
+    throw error("retarget: no value named '" + std::string(name) + "' in the graph");
+  }
+
+  // ---- Nodes ----
+
+  // Checks the node at this graph's opset, infers its outputs' types, and adds it.
+  std::vector<value> emit(node_spec spec) {
+    onnx::NodeProto node;
+    node.set_op_type(spec.op_type);
+    if (spec.domain) node.set_domain(*spec.domain);
+    for (const auto& in : spec.inputs) {
+      if (!in.valid()) {
+        node.add_input("");
+        continue;
+      }
+      check_owned(in, spec.op_type + " input");
+      node.add_input(in.name());
+    }
+    for (auto& a : spec.attributes) *node.add_attribute() = std::move(a);
+    return emit_node(std::move(node), std::move(spec.outputs), spec.output_count,
+                     std::optional<std::string>(std::move(spec.name)), std::move(spec.doc_string));
+  }
+
+  const onnx::GraphProto& proto() const noexcept { return proto_; }
+  onnx::GraphProto& proto() noexcept { return proto_; }
+  std::size_t node_count() const noexcept { return static_cast<std::size_t>(proto_.node_size()); }
+  void set_name(std::string name) { proto_.set_name(std::move(name)); }
+
+ protected:
+  // A subgraph (an If branch, a Loop body) that sees this graph's values as outer scope.
+  explicit graph_base(graph_base& parent) : root_(parent.root_), parent_(&parent) {
+    for (const auto& [name, type] : parent.types_) types_[name] = type;
+    for (const auto& [name, data] : parent.data_) data_[name] = data;
+  }
+
+  // The node of g.op: attributes are written straight into it, then it goes the same way.
+  struct draft {
+    onnx::NodeProto node;
+  };
+
+  draft start(std::string_view domain, std::string_view type) const {
+    draft d;
+    d.node.set_op_type(std::string(type));
+    if (!domain.empty()) d.node.set_domain(std::string(domain));
+    return d;
+  }
+  void add_argument(draft& d, const value& v) const {
+    check_owned(v, d.node.op_type() + " input");
+    d.node.add_input(v.name());
+  }
+  void add_argument(draft& d, no_input_t) const { d.node.add_input(""); }
+  template <class Range>
+  requires detail::is_input_list<Range>
+  void add_argument(draft& d, const Range& values) const {
+    for (const value& v : values) add_argument(d, v);
+  }
+  template <Attribute A>
+  void add_argument(draft& d, const A& a) const {
+    a.write(*d.node.add_attribute());
+  }
+  std::vector<value> finish(draft&& d, std::size_t outputs) {
+    return emit_node(std::move(d.node), {}, outputs, std::nullopt, {});
+  }
+
+  // The body of g.op: the name was checked by the compiler; the node is checked again here.
+  template <std::size_t N, class... Args>
+  auto emit_op(std::string_view domain, std::string_view type, const Args&... args) {
+    static_assert(N >= 1, "retarget: g.op<N> needs N >= 1 outputs");
+    static_assert(
+        ((detail::is_single_input<std::remove_cvref_t<Args>> ||
+          detail::is_input_list<std::remove_cvref_t<Args>> || Attribute<Args>)&&...),
+        "retarget: g.op takes values, ranges of values, no_input and attributes after the op name");
+    auto d = start(domain, type);
+    (add_argument(d, args), ...);
+    auto outs = finish(std::move(d), N);
+    if constexpr (N == 1) {
+      return outs.front();
+    } else {
+      std::array<value, N> out;
+      for (std::size_t i = 0; i < N; ++i) out[i] = outs[i];
+      return out;
+    }
+  }
+
+  // Makes the custom schemas known to ONNX and their domains importable by this graph.
+  template <class Schemas>
+  void use_schemas() {
+    if constexpr (Schemas::size > 0) {
+      register_schemas(Schemas::all);
+      for (const auto& s : Schemas::all) {
+        const std::string d(s.domain);
+        const auto& versions = root_->domain_versions_;
+        const auto it = versions.find(d);
+        if (it == versions.end() || it->second < s.since_version)
+          set_domain_version(d, s.since_version);
+      }
+    }
+  }
+
+  template <class Schemas>
+  friend class graph_view;
+
+ private:
+  friend class value;
+
+  struct value_entry {
+    std::string name;
+    onnx::TypeProto type;
+  };
+
+  static onnx::TypeProto type_of(const onnx::TensorProto& t) {
+    onnx::TypeProto type;
+    auto* tt = type.mutable_tensor_type();
+    tt->set_elem_type(t.data_type());
+    auto* s = tt->mutable_shape();
+    for (auto d : t.dims()) s->add_dim()->set_dim_value(d);
+    return type;
+  }
+
+  value add_value(std::string name, const onnx::TypeProto& type) {
+    const auto id = static_cast<std::uint32_t>(values_.size());
+    values_.push_back({std::move(name), type});
+    auto& entry = values_.back();
+    ids_[entry.name] = id;
+    types_[entry.name] = &entry.type;
+    return value(this, id);
+  }
+
+  void claim_name(const std::string& name, const char* what) {
+    if (name.empty()) throw error(std::string("retarget: a ") + what + " needs a name");
+    if (!root_->used_names_.insert(name).second)
+      throw error(std::string("retarget: duplicate value name '") + name + "' for " +
+                  (what[0] == 'i' ? "an " : "a ") + what);
+  }
+
+  // A fresh name: "Relu_12", then "Relu_12_1" for a second output.
+  std::string generate_name(const std::string& op_type, std::size_t counter, std::size_t output,
+                            const std::vector<std::string>& siblings) const {
+    std::string base = op_type + "_" + std::to_string(counter);
+    if (output > 0) base += "_" + std::to_string(output);
+    const auto taken = [&](const std::string& n) {
+      return root_->used_names_.count(n) ||
+             std::find(siblings.begin(), siblings.end(), n) != siblings.end();
+    };
+    std::string name = base;
+    for (int k = 1; taken(name); ++k) name = base + "_x" + std::to_string(k);
+    return name;
+  }
+
+  void check_owned(const value& v, const std::string& where) const {
+    if (!v.valid()) throw error("retarget: " + where + " is an empty value");
+    for (const graph_base* g = this; g; g = g->parent_)
+      if (v.graph_ == g) return;
+    throw error("retarget: " + where + " '" + v.name() + "' is a value of another graph");
+  }
+
+  std::string where(const onnx::NodeProto& node, int version) const {
+    std::string op = node.domain().empty() ? node.op_type() : node.domain() + "::" + node.op_type();
+    return "retarget: " + op + " (" +
+           (node.domain().empty() ? "opset " : node.domain() + " opset ") +
+           std::to_string(version) + ")";
+  }
+
+  const onnx::OpSchema* schema_for(const onnx::NodeProto& node, int version) const {
+    const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), version, node.domain());
+    if (schema && !schema->Deprecated()) return schema;
+    if (schema) throw error(where(node, version) + ": the op is deprecated at this opset");
+    const auto* any = onnx::OpSchemaRegistry::Schema(node.op_type(), node.domain());
+    if (any)
+      throw error(where(node, version) + ": the op first appears in opset " +
+                  std::to_string(any->since_version()));
+    const auto names = detail::op_names_of(node.domain());
+    if (names.empty())
+      throw error(where(node, version) + ": unknown op (the domain has no declared schemas)");
+    throw error(
+        where(node, version) + ": unknown op (closest: " +
+        retarget::detail::join_names(retarget::detail::closest_names(node.op_type(), names)) + ")");
+  }
+
+  // The checks that name the attribute, before the schema's own Verify.
+  void check_against(const onnx::OpSchema& schema, const onnx::NodeProto& node,
+                     int version) const {
+    const auto& declared = schema.attributes();
+    std::unordered_set<std::string> given;
+    for (const auto& a : node.attribute()) {
+      given.insert(a.name());
+      const auto it = declared.find(a.name());
+      if (it == declared.end()) {
+        std::vector<std::string> names;
+        for (const auto& [n, _] : declared) names.push_back(n);
+        throw error(where(node, version) + ": unknown attribute '" + a.name() + "' (closest: " +
+                    retarget::detail::join_names(retarget::detail::closest_names(a.name(), names)) +
+                    ")");
+      }
+      if (a.type() != it->second.type)
+        throw error(where(node, version) + ": attribute '" + a.name() + "' is " +
+                    std::string(to_string(static_cast<attr_type>(a.type()))) +
+                    ", the schema wants " +
+                    std::string(to_string(static_cast<attr_type>(it->second.type))));
+    }
+    for (const auto& [n, a] : declared)
+      if (a.required && !given.count(n))
+        throw error(where(node, version) + ": missing required attribute '" + n + "'");
+    const int inputs = node.input_size();
+    if (inputs < schema.min_input() || inputs > schema.max_input())
+      throw error(where(node, version) + ": " + std::to_string(inputs) +
+                  " inputs given, the schema takes " +
+                  range_text(schema.min_input(), schema.max_input()));
+    const int outputs = node.output_size();
+    if (outputs < schema.min_output() || outputs > schema.max_output())
+      throw error(where(node, version) + ": " + std::to_string(outputs) +
+                  " outputs asked for, the schema gives " +
+                  range_text(schema.min_output(), schema.max_output()));
+  }
+
+  // ONNX's inference for some ops reads input dims without checking the rank first (RNN, GRU
+  // and LSTM at opset 1 crash on an X of rank below 2, as fuzzing found): their ranks are
+  // checked before it runs.
+  void check_ranks(const onnx::NodeProto& node, int version) const {
+    struct rank_rule {
+      std::string_view op;
+      int input, rank;
+    };
+    static constexpr rank_rule rules[] = {{"RNN", 0, 3}, {"GRU", 0, 3}, {"LSTM", 0, 3}};
+    // ... and convolutions index the weight's dims by the data's rank (ConvTranspose crashed
+    // on a weight of lower rank): the weight must have the data's rank.
+    struct same_rank_rule {
+      std::string_view op;
+      int input, like;
+    };
+    static constexpr same_rank_rule same_rank[] = {
+        {"Conv", 1, 0}, {"ConvTranspose", 1, 0}, {"ConvInteger", 1, 0}, {"QLinearConv", 3, 0}};
+    if (!node.domain().empty() && node.domain() != "ai.onnx") return;
+    const auto rank_of = [&](int input) -> std::optional<int> {
+      if (node.input_size() <= input) return std::nullopt;
+      const auto it = types_.find(node.input(input));
+      if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
+      return it->second->tensor_type().shape().dim_size();
+    };
+    const auto refuse = [&](int input, int rank, const std::string& wanted) {
+      throw error(where(node, version) + ": input " + std::to_string(input) + " '" + node.input(input) +
+                  "' has rank " + std::to_string(rank) + ", the op takes rank " + wanted);
+    };
+    for (const auto& r : rules)
+      if (const auto rank = rank_of(r.input); node.op_type() == r.op && rank && *rank != r.rank)
+        refuse(r.input, *rank, std::to_string(r.rank));
+    for (const auto& r : same_rank) {
+      if (node.op_type() != r.op) continue;
+      const auto rank = rank_of(r.input), like = rank_of(r.like);
+      if (rank && like && *rank != *like)
+        refuse(r.input, *rank,
+               std::to_string(*like) + " (that of input " + std::to_string(r.like) + " '" + node.input(r.like) + "')");
+    }
+  }
+
+  // "x float32 [1, 3, n], w float32 [8, 3, 3]": what shape inference was given, for its errors.
+  std::string describe_inputs(const onnx::NodeProto& node) const {
+    std::string out;
+    for (const auto& in : node.input()) {
+      if (!out.empty()) out += ", ";
+      const auto it = types_.find(in);
+      if (in.empty() || it == types_.end()) {
+        out += in.empty() ? "(absent)" : in;
+        continue;
+      }
+      const auto& t = it->second->tensor_type();
+      out += in + " " + std::string(to_string(static_cast<dtype>(t.elem_type())));
+      if (!t.has_shape()) continue;
+      out += " [";
+      for (int i = 0; i < t.shape().dim_size(); ++i) {
+        const auto& d = t.shape().dim(i);
+        out += (i ? ", " : "") + (d.has_dim_value()   ? std::to_string(d.dim_value())
+                                  : d.has_dim_param() ? d.dim_param()
+                                                      : std::string("?"));
+      }
+      out += "]";
+    }
+    return out;
+  }
+
+  static std::string range_text(int lo, int hi) {
+    if (lo == hi) return std::to_string(lo);
+    if (hi == std::numeric_limits<int>::max()) return std::to_string(lo) + " or more";
+    return std::to_string(lo) + " to " + std::to_string(hi);
+  }
+
+  // Every domain a node could use: for inference inside subgraphs, which may use domains the
+  // graph's own nodes do not.
+  std::unordered_map<std::string, int> import_map() const {
+    std::unordered_map<std::string, int> out;
+    for (const auto& [d, v] : root_->domain_versions_) out[d] = v;
+    for (const char* d : {"ai.onnx.ml", "ai.onnx.preview.training"})
+      if (!out.count(d)) out[d] = domain_version(d);
+    return out;
+  }
+
+  // The domains of a node and of the nodes of its subgraphs, for the opset imports.
+  void note_domains(const onnx::NodeProto& node) {
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      root_->used_domains_.insert(node.domain());
+    for (const auto& a : node.attribute()) {
+      if (a.has_g())
+        for (const auto& n : a.g().node()) note_domains(n);
+      for (const auto& g : a.graphs())
+        for (const auto& n : g.node()) note_domains(n);
+    }
+  }
+
+  std::vector<value> emit_node(onnx::NodeProto node, std::vector<std::string> output_names,
+                               std::size_t output_count, std::optional<std::string> node_name,
+                               std::string doc) {
+    // Names are only claimed once the node is accepted, so a rejected node leaves no trace.
+    const std::size_t counter = root_->node_counter_;
+    if (node.op_type().empty()) throw error("retarget: a node needs an op type");
+    if (output_names.empty())
+      for (std::size_t i = 0; i < output_count; ++i)
+        output_names.push_back(generate_name(node.op_type(), counter, i, output_names));
+    else
+      for (std::size_t i = 0; i < output_names.size(); ++i) {
+        const auto& n = output_names[i];
+        if (!n.empty() && (root_->used_names_.count(n) ||
+                           std::find(output_names.begin(), output_names.begin() + static_cast<std::ptrdiff_t>(i), n) !=
+                               output_names.begin() + static_cast<std::ptrdiff_t>(i)))
+          throw error("retarget: duplicate value name '" + n + "' for an output of " + node.op_type());
+      }
+    for (const auto& n : output_names) node.add_output(n);
+    // g.op names its nodes; a node_spec keeps the name it was given, even none.
+    if (!node_name)
+      node.set_name(node.op_type() + "_" + std::to_string(counter));
+    else if (!node_name->empty())
+      node.set_name(std::move(*node_name));
+    if (!doc.empty()) node.set_doc_string(std::move(doc));
+
+    // From the schema lookup to the end of inference: ONNX's registry is read throughout.
+    const detail::schema_registry_reader reading;
+    const int version = domain_version(node.domain());
+    const auto* schema = schema_for(node, version);
+    check_against(*schema, node, version);
+    try {
+      schema->Verify(node);
+    } catch (const std::exception& e) {
+      throw error(where(node, version) + ": " + e.what());
+    }
+
+    check_ranks(node, version);
+    check_input_types(*schema, node, version);
+
+    // Shape inference, with outer-scope types and constant inputs, and the graph context
+    // that If, Loop and Scan need for their bodies.
+    std::vector<onnx::TypeProto> inferred;
+    try {
+      const auto imports = import_map();
+      onnx::shape_inference::GraphInferenceContext graph_context(
+          types_, imports, &root_->symbols_, {}, onnx::OpSchemaRegistry::Instance(),
+          &root_->generated_shapes_);
+      // ONNX infers If/Loop/Scan bodies in place; the node keeps its bodies as they were given.
+      const bool has_subgraphs =
+          std::any_of(node.attribute().begin(), node.attribute().end(),
+                      [](const auto& a) { return a.has_g() || a.graphs_size() > 0; });
+      onnx::NodeProto scratch;
+      if (has_subgraphs) scratch = node;
+      onnx::shape_inference::InferenceContextImpl ctx(has_subgraphs ? scratch : node, types_,
+                                                        data_, {}, &root_->generated_shapes_,
+                                                        &graph_context);
+      if (schema->has_type_and_shape_inference_function())
+        schema->GetTypeAndShapeInferenceFunction()(ctx);
+      else if (schema->HasFunction())  // an op defined by a function body: infer through it
+        onnx::shape_inference::InferShapeForFunctionNode(
+            *schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx, {}, {},
+            &root_->symbols_, &root_->generated_shapes_);
+      for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i)
+        inferred.push_back(*ctx.getOutputType(i));
+      if (schema->has_data_propagation_function()) {
+        onnx::shape_inference::DataPropagationContextImpl propagation(node, types_, data_,
+                                                                        root_->generated_shapes_);
+        schema->GetDataPropagationFunction()(propagation);
+      }
+    } catch (const std::exception& e) {
+      throw error(where(node, version) + ": shape inference failed: " + e.what() + " (inputs: " +
+                  describe_inputs(node) + ")");
+    }
+
+    note_domains(node);
+    ++root_->node_counter_;
+    for (const auto& n : node.output())
+      if (!n.empty()) root_->used_names_.insert(n);
+    auto* added = proto_.add_node();
+    *added = std::move(node);
+    std::vector<value> outs;
+    for (int i = 0; i < added->output_size(); ++i) {
+      const auto& n = added->output(i);
+      if (n.empty()) continue;
+      outs.push_back(add_value(n, i < static_cast<int>(inferred.size())
+                                      ? inferred[static_cast<std::size_t>(i)]
+                                      : onnx::TypeProto{}));
+      produced_by_node_[n] = proto_.node_size() - 1;
+    }
+    if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1 &&
+        added->attribute(0).has_t())
+      data_[added->output(0)] = &added->attribute(0).t();
+    return outs;
+  }
+
+  // The inputs' element types against the schema's type constraints: a type the op does not
+  // take, or two inputs of one constraint (Mul's T) with different types. Inference alone
+  // lets the second through, and the model fails only when an engine loads it.
+  void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProto& node, int version) const {
+    onnx::NodeProto inputs_only;  // no attributes: subgraphs play no part here
+    *inputs_only.mutable_input() = node.input();
+    onnx::shape_inference::InferenceContextImpl ctx(inputs_only, types_, {}, {});
+    try {
+      schema.CheckInputOutputType(ctx);
+    } catch (const std::exception& e) {
+      throw error(where(node, version) + ": input types do not fit the op: " + e.what() +
+                  " (inputs: " + describe_inputs(node) + ")");
+    }
+  }
+
+  // Gives a node output a new name, in its node and in every node that reads it.
+  void rename(const value& v, const std::string& to) {
+    const std::string from = v.name();
+    root_->used_names_.insert(to);
+    for (auto& node : *proto_.mutable_node()) {
+      for (auto& in : *node.mutable_input())
+        if (in == from) in = to;
+      for (auto& out : *node.mutable_output())
+        if (out == from) out = to;
+    }
+    auto& entry = values_[v.id_];
+    entry.name = to;
+    ids_.erase(from);
+    ids_[to] = v.id_;
+    types_.erase(from);
+    types_[to] = &entry.type;
+    if (const auto it = data_.find(from); it != data_.end()) {
+      data_[to] = it->second;
+      data_.erase(it);
+    }
+    produced_by_node_[to] = produced_by_node_[from];
+    produced_by_node_.erase(from);
+  }
+
+  graph_base* root_;
+  graph_base* parent_ = nullptr;
+  onnx::GraphProto proto_;
+  std::deque<value_entry> values_;  // a deque: types_ points into it
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::unordered_map<std::string, onnx::TypeProto*> types_;
+  std::unordered_map<std::string, const onnx::TensorProto*> data_;
+  std::unordered_map<std::string, int> produced_by_node_;
+  std::unordered_set<std::string> output_names_;
+  std::vector<shared_initializer> shared_;
+  // Shared by a root graph and its subgraphs (kept on the root).
+  std::map<std::string, int> domain_versions_;
+  std::set<std::string> used_domains_;
+  std::unordered_set<std::string> used_names_;
+  std::size_t node_counter_ = 0;
+  onnx::shape_inference::SymbolTableImpl symbols_;
+  std::unordered_map<std::string, onnx::TensorShapeProto> generated_shapes_;
+};
+
+inline const std::string& value::name() const { return graph_->values_[id_].name; }
+inline const onnx::TypeProto& value::type() const { return graph_->values_[id_].type; }
+
+// A graph whose g.op calls are checked at compile time against the ONNX schemas and the
+// custom op schemas of Schemas.
+template <class Schemas = no_schemas>
+class basic_graph : public graph_base {
+ public:
+  explicit basic_graph(int opset = default_opset) : graph_base(opset) { use_schemas<Schemas>(); }
+
+  // Emits one node and returns its output, or its first N outputs as an array:
+  //   auto y = g.op("Relu", x);
+  //   auto [values, indices] = g.op<2>("TopK", x, k, "axis"_i = -1);
+  template <std::size_t N = 1, class... Args>
+  auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
+    return emit_op<N>(name.domain(), name.type(), args...);
+  }
+
+  // A graph for an If branch or a Loop body: it may read this graph's values.
+  basic_graph subgraph(std::string name) { return basic_graph(*this, std::move(name)); }
+
+ private:
+  basic_graph(basic_graph& parent, std::string name) : graph_base(parent) {
+    set_name(std::move(name));
+  }
+};
+
+using graph = basic_graph<>;
+
+// Any graph, seen with the custom schemas of Schemas: for a symbolic that emits a custom op
+// into the graph it was given.
+//   rx::graph_view<rx::schemas<plugin_ops>>(g).op("mmdeploy::DynamicTRTResize", x, size);
+template <class Schemas>
+class graph_view {
+ public:
+  explicit graph_view(graph_base& g) : graph_(g) { graph_.use_schemas<Schemas>(); }
+
+  template <std::size_t N = 1, class... Args>
+  auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
+    return graph_.emit_op<N>(name.domain(), name.type(), args...);
+  }
+  graph_base& graph() const noexcept { return graph_; }
+
+ private:
+  graph_base& graph_;
+};
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_GRAPH_HPP

@@ -1,0 +1,411 @@
+// Model files: saved atomically (a temporary file renamed into place, so a failed save leaves
+// the previous file as it was and no partial file), deterministically (the same model gives
+// the same bytes), with large tensors in an external data file; and loaded back.
+//
+//   retarget::ir::save(m, "srcnn.onnx");
+//   retarget::ir::save(m, "resnet.onnx", {.external_data_threshold = 1024});
+//   auto again = retarget::ir::load("resnet.onnx");
+#ifndef RETARGET_IR_MODEL_FILE_HPP
+#define RETARGET_IR_MODEL_FILE_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/ir/model.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/unknown_field_set.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace retarget::ir {
+
+struct save_options {
+  // Initializers of at least this many bytes go to the external data file.
+  std::size_t external_data_threshold = SIZE_MAX;
+  // The external data file, relative to the model's folder; empty: "<model file>.data".
+  std::string external_data_file = {};
+};
+
+// Protobuf cannot serialize a message of 2 GiB or more; past this, weights go external.
+inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::size_t{1} << 24);
+
+namespace detail {
+
+// A file written under a temporary name and renamed into place by commit(); removed if
+// it is never committed.
+class atomic_file {
+ public:
+  explicit atomic_file(std::filesystem::path target) : target_(std::move(target)) {
+    static std::atomic<unsigned> counter{0};
+    temporary_ = target_;
+    temporary_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    file_ = std::fopen(temporary_.c_str(), "wb");
+    if (!file_) throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() {
+    if (file_) std::fclose(file_);
+    if (!committed_) std::filesystem::remove(temporary_, ignored_);
+  }
+
+  std::FILE* handle() const noexcept { return file_; }
+  void write(const void* data, std::size_t size) {
+    if (size && std::fwrite(data, 1, size, file_) != size) fail("write");
+  }
+  // Flushes to disk, then renames: the target is either the old file or the whole new one.
+  void commit() {
+    finish();
+    publish();
+  }
+  // The two halves of commit, for files that go together (a model and its external data): all
+  // are finished before any is published, so a late write error replaces none of them.
+  void finish() {
+    if (std::fflush(file_) != 0) fail("flush");
+    if (::fsync(::fileno(file_)) != 0) fail("sync");
+    const int closed = std::fclose(file_);
+    file_ = nullptr;
+    if (closed != 0) fail("close");
+  }
+  void publish() {
+    std::error_code ec;
+    std::filesystem::rename(temporary_, target_, ec);
+    if (ec) throw error("retarget: cannot write " + target_.string() + ": " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) {
+    throw error("retarget: cannot write " + target_.string() + " (" + what + " failed: " +
+                std::strerror(errno) + ")");
+  }
+
+  std::filesystem::path target_, temporary_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+  std::error_code ignored_;
+};
+
+// Protobuf's streams report failure by return value: the error is kept and thrown after.
+struct file_sink : google::protobuf::io::CopyingOutputStream {
+  atomic_file* file;
+  std::exception_ptr failure;
+  explicit file_sink(atomic_file& f) : file(&f) {}
+  bool Write(const void* buffer, int size) override {
+    try {
+      file->write(buffer, static_cast<std::size_t>(size));
+      return true;
+    } catch (...) {
+      failure = std::current_exception();
+      return false;
+    }
+  }
+};
+
+// The fields of a message numbered from lo up to hi (excluded), moved (not copied) into a
+// message of their own while it lives: deterministic serialization writes fields in number
+// order and unknown fields last, so a message's bytes are its parts' bytes one after another.
+// The part that reaches the end takes the unknown fields too.
+class field_range {
+ public:
+  field_range(google::protobuf::Message& m, int lo, int hi) : message_(m), to_end_(hi == INT_MAX) {
+    const auto* reflection = m.GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> all;
+    reflection->ListFields(m, &all);
+    for (const auto* f : all)
+      if (f->number() >= lo && f->number() < hi) fields_.push_back(f);
+    part_.reset(m.New());
+    swap();
+  }
+  field_range(const field_range&) = delete;
+  field_range& operator=(const field_range&) = delete;
+  ~field_range() { swap(); }
+  std::size_t size() const { return part_->ByteSizeLong(); }
+  void write(google::protobuf::io::CodedOutputStream& out) const { part_->SerializeWithCachedSizes(&out); }
+
+ private:
+  void swap() {
+    const auto* reflection = message_.GetReflection();
+    if (!fields_.empty()) reflection->SwapFields(&message_, part_.get(), fields_);
+    if (to_end_) reflection->MutableUnknownFields(&message_)->Swap(reflection->MutableUnknownFields(part_.get()));
+  }
+
+  google::protobuf::Message& message_;
+  bool to_end_;
+  std::vector<const google::protobuf::FieldDescriptor*> fields_;
+  std::unique_ptr<google::protobuf::Message> part_;
+};
+
+inline std::size_t length_delimited_size(std::size_t payload) {
+  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
+}
+
+// Writes the model as the whole proto would serialize, the initializers listed in `spliced`
+// (by index) taking their raw data from those strings, written straight from them: the bytes
+// are identical to those of a proto holding copies of the data, and no copy is made.
+// ModelProto.graph is field 7, GraphProto.initializer field 5, TensorProto.raw_data field 9.
+inline void serialize(onnx::ModelProto& proto, const std::vector<const std::string*>& spliced,
+                      atomic_file& out, const std::filesystem::path& path) {
+  auto& graph = *proto.mutable_graph();
+  auto& initializers = *graph.mutable_initializer();
+  std::size_t graph_size = 0, model_size = 0;
+  std::vector<std::size_t> tensor_sizes;
+  std::optional<field_range> model_lo, model_hi, graph_lo, graph_hi;
+  std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
+  const bool splice = std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
+  if (splice) {
+    model_lo.emplace(proto, 0, 7);
+    model_hi.emplace(proto, 8, INT_MAX);
+    graph_lo.emplace(graph, 0, 5);
+    graph_hi.emplace(graph, 6, INT_MAX);
+    graph_size = graph_lo->size() + graph_hi->size();
+    for (int i = 0; i < initializers.size(); ++i) {
+      auto& t = initializers[i];
+      std::size_t size;
+      if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
+        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, 9), std::make_unique<field_range>(t, 10, INT_MAX));
+        size = tensor_parts.back().first->size() + length_delimited_size(bytes->size()) + tensor_parts.back().second->size();
+      } else {
+        tensor_parts.emplace_back();
+        size = t.ByteSizeLong();
+      }
+      tensor_sizes.push_back(size);
+      graph_size += length_delimited_size(size);
+    }
+    model_size = model_lo->size() + length_delimited_size(graph_size) + model_hi->size();
+  } else {
+    model_size = proto.ByteSizeLong();
+  }
+  if (model_size >= (std::size_t{1} << 31))
+    throw error("retarget: " + path.string() + ": the model is 2 GiB or more even with its weights external");
+
+  file_sink sink(out);
+  {
+    google::protobuf::io::CopyingOutputStreamAdaptor stream(&sink, 1 << 20);
+    {
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      if (!splice) {
+        proto.SerializeWithCachedSizes(&coded);
+      } else {
+        const auto tag = [&](std::uint32_t field, std::size_t length) {
+          coded.WriteTag(field << 3 | 2);  // wire type 2: length-delimited
+          coded.WriteVarint64(length);
+        };
+        model_lo->write(coded);
+        tag(7, graph_size);
+        graph_lo->write(coded);
+        for (int i = 0; i < initializers.size(); ++i) {
+          const auto k = static_cast<std::size_t>(i);
+          tag(5, tensor_sizes[k]);
+          if (const auto* bytes = spliced[k]) {
+            tensor_parts[k].first->write(coded);
+            tag(9, bytes->size());
+            // What is buffered goes out first; the bytes then go to the file directly.
+            coded.Trim();
+            stream.Flush();
+            if (sink.failure) break;
+            out.write(bytes->data(), bytes->size());
+            tensor_parts[k].second->write(coded);
+          } else {
+            initializers[i].SerializeWithCachedSizes(&coded);
+          }
+        }
+        graph_hi->write(coded);
+        model_hi->write(coded);
+      }
+    }
+    stream.Flush();
+  }
+  if (sink.failure) std::rethrow_exception(sink.failure);
+}
+
+// Gives the tensors back their state before the save, however the save ends: raw data taken
+// out for the external file is swapped back in.
+struct raw_data_lender {
+  std::vector<std::pair<onnx::TensorProto*, std::string>> lent;
+  ~raw_data_lender() {
+    for (auto& [t, data] : lent) {
+      t->clear_external_data();
+      t->clear_data_location();
+      if (data.empty()) t->clear_raw_data();  // a shared tensor's entry, which had none
+      else t->mutable_raw_data()->swap(data);
+    }
+  }
+};
+
+}  // namespace detail
+
+// Saves the model. Its weights are lent to the file writer and given back, not copied, so
+// save takes the model by reference; the model is unchanged when save returns or throws.
+// Weights the model shares with their tensors (a module's parameters) go from those tensors
+// to the external data file directly: saving a model costs no copy of its weights.
+inline void save(model& m, const std::filesystem::path& path, const save_options& options = {}) {
+  auto& proto = m.proto_without_shared_bytes();
+  auto& initializers = *proto.mutable_graph()->mutable_initializer();
+  std::vector<const std::string*> shared(static_cast<std::size_t>(initializers.size()), nullptr);
+  std::size_t shared_bytes = 0;
+  for (const auto& s : m.shared_initializers()) {
+    if (s.index < 0 || s.index >= initializers.size() || !initializers[s.index].raw_data().empty())
+      throw error("retarget: " + path.string() + ": shared initializer " + std::to_string(s.index) +
+                  " is no longer in the model");
+    shared[static_cast<std::size_t>(s.index)] = &s.data->proto().raw_data();
+    shared_bytes += s.data->proto().raw_data().size();
+  }
+  std::size_t threshold = options.external_data_threshold;
+  if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
+
+  detail::raw_data_lender lender;
+  std::optional<detail::atomic_file> data_file;
+  std::string location = options.external_data_file;
+  if (location.empty()) location = path.filename().string() + ".data";
+  if (std::filesystem::path(location).has_parent_path() || location == "." || location == "..")
+    throw error("retarget: external data file '" + location + "' must be a plain file name");
+  // A folder in the way is found before anything is written: its rename would fail last.
+  for (const auto& target : {path, path.parent_path() / location})
+    if (std::filesystem::is_directory(target))
+      throw error("retarget: cannot write " + target.string() + ": " + std::strerror(EISDIR));
+
+  std::size_t offset = 0;
+  for (int i = 0; i < initializers.size(); ++i) {
+    auto& t = initializers[i];
+    const std::string* from_shared = shared[static_cast<std::size_t>(i)];
+    const std::string& bytes = from_shared ? *from_shared : t.raw_data();
+    if (bytes.empty()) continue;
+    if (bytes.size() < threshold) continue;  // inline: a shared tensor's bytes are spliced in
+    shared[static_cast<std::size_t>(i)] = nullptr;
+    lender.lent.emplace_back(&t, std::string());
+    if (!data_file) data_file.emplace(path.parent_path() / location);
+    data_file->write(bytes.data(), bytes.size());
+    const std::size_t length = bytes.size();
+    if (!from_shared) {
+      t.mutable_raw_data()->swap(lender.lent.back().second);
+      t.clear_raw_data();  // absent, not empty, as ONNX writes external tensors
+    }
+    t.set_data_location(onnx::TensorProto::EXTERNAL);
+    const std::pair<const char*, std::string> entries[] = {
+        {"location", location}, {"offset", std::to_string(offset)}, {"length", std::to_string(length)}};
+    for (const auto& [k, v] : entries) {
+      auto* e = t.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    }
+    offset += length;
+  }
+
+  detail::atomic_file model_file(path);
+  detail::serialize(proto, shared, model_file, path);
+  if (data_file) data_file->finish();
+  model_file.finish();
+  if (data_file) data_file->publish();
+  model_file.publish();
+}
+
+inline void save(model&& m, const std::filesystem::path& path, const save_options& options = {}) {
+  save(m, path, options);
+}
+
+namespace detail {
+
+// Reads a tensor's external data from the model's folder; paths that leave it, by "..", by
+// an absolute path or through a symbolic link, are refused.
+inline void load_external(onnx::TensorProto& t, const std::filesystem::path& folder,
+                          const std::filesystem::path& model_path) {
+  std::string location;
+  std::uint64_t offset = 0, length = 0;
+  bool has_length = false;
+  const auto byte_count = [&](const std::string& key, const std::string& text) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+      throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data " + key +
+                  " '" + text + "', not a byte count");
+    return n;
+  };
+  for (const auto& e : t.external_data()) {
+    if (e.key() == "location") location = e.value();
+    else if (e.key() == "offset") offset = byte_count("offset", e.value());
+    else if (e.key() == "length") length = byte_count("length", e.value()), has_length = true;
+  }
+  const std::filesystem::path rel(location);
+  const auto refuse = [&] {
+    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data at '" +
+                location + "', outside the model's folder; refused");
+  };
+  if (location.empty() || rel.is_absolute() ||
+      std::any_of(rel.begin(), rel.end(), [](const auto& part) { return part == ".."; }))
+    refuse();
+  const auto file = folder / rel;
+  std::error_code ec;
+  const auto real_folder = std::filesystem::weakly_canonical(folder.empty() ? "." : folder, ec);
+  const auto real_file = std::filesystem::weakly_canonical(file, ec);
+  if (!ec) {
+    if (std::mismatch(real_folder.begin(), real_folder.end(), real_file.begin(), real_file.end()).first !=
+        real_folder.end())
+      refuse();
+  }
+  std::ifstream in(file, std::ios::binary);
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!in || ec)
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " of tensor '" + t.name() + "' cannot be opened");
+  const auto too_short = [&] {
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " is too short for tensor '" + t.name() + "'");
+  };
+  // Checked before anything is allocated: a corrupt length must not ask for petabytes.
+  if (offset > size) too_short();
+  if (!has_length) length = size - offset;
+  if (length > size - offset) too_short();
+  std::string bytes(length, '\0');
+  in.seekg(static_cast<std::streamoff>(offset));
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(length)))
+    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
+                " is too short for tensor '" + t.name() + "'");
+  t.mutable_raw_data()->swap(bytes);
+  t.clear_external_data();
+  t.clear_data_location();
+}
+
+}  // namespace detail
+
+inline model load(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path))
+    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
+  if (in.peek() == std::char_traits<char>::eof()) throw error("retarget: " + path.string() + " is empty");
+  onnx::ModelProto proto;
+  {
+    google::protobuf::io::IstreamInputStream stream(&in);
+    google::protobuf::io::CodedInputStream coded(&stream);
+    coded.SetTotalBytesLimit(INT_MAX);
+    if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+      throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
+  }
+  const auto folder = path.parent_path();
+  for (auto& t : *proto.mutable_graph()->mutable_initializer())
+    if (t.data_location() == onnx::TensorProto::EXTERNAL) detail::load_external(t, folder, path);
+  return model(std::move(proto));
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_MODEL_FILE_HPP

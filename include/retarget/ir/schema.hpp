@@ -1,0 +1,215 @@
+// Op schemas: the built-in table generated from the ONNX library, and schemas that users
+// declare for ops of their own domains, so those ops are checked, at compile time and at
+// emission, and shape-inferred like standard ones.
+//
+//   inline constexpr retarget::ir::attribute_schema resize_attributes[] = {
+//       {"align_corners", retarget::ir::attr_type::int_}};
+//   inline constexpr retarget::ir::op_schema my_ops[] = {
+//       {.domain = "mmdeploy", .name = "DynamicTRTResize", .min_inputs = 2, .max_inputs = 2,
+//        .attributes = resize_attributes}};
+//   retarget::ir::basic_graph<retarget::ir::schemas<my_ops>> g;
+#ifndef RETARGET_IR_SCHEMA_HPP
+#define RETARGET_IR_SCHEMA_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/detail/schema_table.hpp>
+
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace retarget::ir {
+
+struct attribute_schema {
+  std::string_view name;
+  attr_type type;
+  bool required = false;
+};
+
+// Fills the output types (and shapes, where it can) of a node of a custom op.
+using shape_function = void (*)(onnx::InferenceContext&);
+
+struct op_schema {
+  std::string_view domain;
+  std::string_view name;
+  int since_version = 1;
+  int min_inputs = 1;
+  int max_inputs = 1;
+  int min_outputs = 1;
+  int max_outputs = 1;
+  std::span<const attribute_schema> attributes = {};
+  // Without one, output 0 takes input 0's element type and no shape.
+  shape_function infer = nullptr;
+  std::string_view doc = {};
+};
+
+// A set of user-declared schemas: schemas<array1, array2, ...> of constexpr op_schema arrays.
+template <const auto&... Arrays>
+struct schemas {
+  static constexpr std::size_t size = (std::size(Arrays) + ... + 0);
+  static constexpr std::array<op_schema, size> all = [] {
+    std::array<op_schema, size> out{};
+    [[maybe_unused]] std::size_t i = 0;
+    ((std::ranges::copy(Arrays, out.begin() + static_cast<std::ptrdiff_t>(i)), i += std::size(Arrays)), ...);
+    return out;
+  }();
+};
+using no_schemas = schemas<>;
+
+// The domains whose ops come from the ONNX library itself.
+constexpr bool is_standard_domain(std::string_view domain) noexcept {
+  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml" ||
+         domain == "ai.onnx.preview.training";
+}
+
+// "domain::Op" → ("domain", "Op"); "Op" → ("", "Op").
+constexpr std::pair<std::string_view, std::string_view> split_op_name(std::string_view full) noexcept {
+  const auto sep = full.find("::");
+  if (sep == std::string_view::npos) return {{}, full};
+  return {full.substr(0, sep), full.substr(sep + 2)};
+}
+
+namespace detail {
+
+constexpr std::string_view canonical_domain(std::string_view d) noexcept {
+  return d == "ai.onnx" ? std::string_view{} : d;
+}
+
+// The merged entry of a built-in op, or nullptr. Binary search over the sorted table.
+constexpr const op_entry* find_builtin(std::string_view domain, std::string_view name) noexcept {
+  domain = canonical_domain(domain);
+  const auto key = std::pair(domain, name);
+  const auto it = std::lower_bound(std::begin(schema_ops), std::end(schema_ops), key,
+                                   [](const op_entry& e, const auto& k) {
+                                     return std::pair(e.domain, e.name) < k;
+                                   });
+  return it != std::end(schema_ops) && it->domain == domain && it->name == name ? &*it : nullptr;
+}
+
+constexpr std::span<const attribute_entry> builtin_attributes(const op_entry& e) noexcept {
+  return {schema_attributes + e.first_attribute, e.attribute_count};
+}
+
+}  // namespace detail
+
+// ---- Registering custom schemas with the ONNX library, once per schema ----
+
+namespace detail {
+
+inline void infer_first_input_type(onnx::InferenceContext& ctx) {
+  if (ctx.getNumInputs() > 0 && ctx.getInputType(0) != nullptr && ctx.getNumOutputs() > 0)
+    onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
+}
+
+// Counts the schemas register_schemas added (written under the registry's lock).
+inline std::size_t& schema_generation() {
+  static std::size_t generation = 0;
+  return generation;
+}
+
+// The op names of a domain, for the suggestions of an unknown-op error. ONNX's
+// get_all_schemas() copies every schema (a millisecond each time), so the names are kept, and
+// gathered again when register_schemas has added schemas since.
+inline std::vector<std::string> op_names_of(const std::string& domain) {
+  const schema_registry_reader reading;
+  static std::mutex kept_names;
+  const std::lock_guard lock(kept_names);
+  static std::size_t gathered = SIZE_MAX;
+  static std::map<std::string, std::vector<std::string>> names;
+  if (gathered != schema_generation()) {
+    names.clear();
+    for (const auto& s : onnx::OpSchemaRegistry::get_all_schemas()) names[s.domain()].push_back(s.Name());
+    // In name order: the registry's order changes as it grows, and the suggestions of equal
+    // distance must not.
+    for (auto& [domain, list] : names) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    gathered = schema_generation();
+  }
+  const auto it = names.find(domain);
+  return it == names.end() ? std::vector<std::string>{} : it->second;
+}
+
+}  // namespace detail
+
+// A ready shape function for element-wise custom ops: output 0 is like input 0.
+inline void same_as_first_input(onnx::InferenceContext& ctx) {
+  detail::infer_first_input_type(ctx);
+  if (ctx.getNumInputs() > 0 && onnx::hasInputShape(ctx, 0)) onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
+}
+
+// Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
+// known domains. Safe to call from several threads and more than once, and while other threads
+// emit, check or infer: they wait while a schema is added.
+inline void register_schemas(std::span<const op_schema> list) {
+  if (detail::schema_registry_reader::held())
+    throw error("retarget: register_schemas called while this thread reads the schema registry "
+                "(from a shape function?); register schemas before emitting");
+  const detail::schema_registry_writer writing;
+  static std::set<std::tuple<std::string, std::string, int>> done;
+  for (const auto& s : list) {
+    if (is_standard_domain(s.domain))
+      throw error("retarget: custom op schema " + std::string(s.name) + " uses the standard domain '" +
+                  std::string(s.domain) + "'; give it a domain of its own");
+    const auto key = std::tuple(std::string(s.domain), std::string(s.name), s.since_version);
+    if (!done.insert(key).second) continue;
+
+    auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance();
+    const auto known = ranges.Map().find(std::string(s.domain));
+    if (known == ranges.Map().end())
+      ranges.AddDomainToVersion(std::string(s.domain), 1, std::max(s.since_version, 1000));
+
+    onnx::OpSchema schema(std::string(s.name), "retarget", 0);
+    schema.SetDomain(std::string(s.domain)).SinceVersion(s.since_version);
+    if (!s.doc.empty()) schema.SetDoc(std::string(s.doc));
+    // One type variable per input and output: a custom op's types are its own business.
+    const auto tensor_types = onnx::OpSchema::all_tensor_types();
+    for (int i = 0; i < s.max_inputs && i < 64; ++i) {
+      const bool optional = i >= s.min_inputs;
+      const bool variadic = s.max_inputs == INT_MAX && i == s.min_inputs;
+      const std::string type = "I" + std::to_string(i);
+      schema.Input(i, "input" + std::to_string(i), "", type,
+                   variadic ? onnx::OpSchema::Variadic
+                            : optional ? onnx::OpSchema::Optional : onnx::OpSchema::Single,
+                   true, variadic ? 0 : 1);
+      schema.TypeConstraint(type, tensor_types, "");
+      if (variadic) break;
+    }
+    for (int i = 0; i < s.max_outputs && i < 64; ++i) {
+      const bool variadic = s.max_outputs == INT_MAX && i == s.min_outputs;
+      const std::string type = "O" + std::to_string(i);
+      schema.Output(i, "output" + std::to_string(i), "", type,
+                    variadic ? onnx::OpSchema::Variadic
+                             : i >= s.min_outputs ? onnx::OpSchema::Optional : onnx::OpSchema::Single,
+                    true, variadic ? 0 : 1);
+      schema.TypeConstraint(type, tensor_types, "");
+      if (variadic) break;
+    }
+    for (const auto& a : s.attributes)
+      schema.Attr(std::string(a.name), "", static_cast<onnx::AttributeProto_AttributeType>(a.type),
+                  a.required);
+    schema.TypeAndShapeInferenceFunction(s.infer ? s.infer : &detail::infer_first_input_type);
+    onnx::OpSchemaRegistry::OpSchemaRegisterOnce once(schema);
+    ++detail::schema_generation();
+  }
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_SCHEMA_HPP

@@ -1,0 +1,141 @@
+// Tensor constants: the payload of Constant nodes, `_t` attributes and initializers.
+//
+//   auto scales = retarget::ir::tensor::of<float>({1, 1, 4, 4}, {4});
+//   g.constant(retarget::ir::empty_f32);   // a 0-element float tensor, as Resize's roi
+#ifndef RETARGET_IR_TENSOR_HPP
+#define RETARGET_IR_TENSOR_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dtype.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace retarget::ir {
+
+using dims_t = std::vector<std::int64_t>;
+
+inline std::int64_t element_count(const dims_t& dims) {
+  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+class tensor {
+ public:
+  tensor() = default;
+  explicit tensor(onnx::TensorProto proto) : proto_(std::move(proto)) {}
+
+  // Copies `bytes` (in the machine's order, which ONNX requires to be little-endian).
+  static tensor from_raw(dtype type, dims_t dims, std::span<const std::byte> bytes) {
+    const auto expected = static_cast<std::size_t>(element_count(dims)) * size_of(type);
+    if (size_of(type) == 0 || bytes.size() != expected)
+      throw error("retarget: tensor of " + std::string(to_string(type)) + " with " +
+                  std::to_string(element_count(dims)) + " elements needs " +
+                  std::to_string(expected) + " bytes, got " + std::to_string(bytes.size()));
+    tensor t;
+    t.proto_.set_data_type(static_cast<int>(type));
+    for (auto d : dims) t.proto_.add_dims(d);
+    t.proto_.set_raw_data(bytes.data(), bytes.size());
+    return t;
+  }
+
+  template <class T>
+  static tensor of(std::span<const T> values, dims_t dims) {
+    static_assert(dtype_of<T> != dtype::undefined, "retarget: no ONNX element type for this type");
+    if constexpr (std::is_same_v<T, std::string>) {
+      check_count(values.size(), dims);
+      tensor t;
+      t.proto_.set_data_type(static_cast<int>(dtype::string));
+      for (auto d : dims) t.proto_.add_dims(d);
+      for (const auto& s : values) t.proto_.add_string_data(s);
+      return t;
+    } else if constexpr (std::is_same_v<T, bool>) {
+      std::vector<std::uint8_t> bytes(values.begin(), values.end());
+      return from_raw(dtype::boolean, std::move(dims), std::as_bytes(std::span(bytes)));
+    } else {
+      return from_raw(dtype_of<T>, std::move(dims), std::as_bytes(values));
+    }
+  }
+  template <class T>
+  static tensor of(std::initializer_list<T> values, dims_t dims) {
+    return of(std::span<const T>(values.begin(), values.size()), std::move(dims));
+  }
+  template <class T>
+  static tensor of(const std::vector<T>& values, dims_t dims) {
+    return of(std::span<const T>(values.data(), values.size()), std::move(dims));
+  }
+  // A 1-D tensor of the values.
+  template <class T>
+  static tensor vector(std::initializer_list<T> values) {
+    return of(values, {static_cast<std::int64_t>(values.size())});
+  }
+  template <class T>
+  static tensor scalar(T value) {
+    return of(std::span<const T>(&value, 1), {});
+  }
+  // No elements: shape [0].
+  static tensor empty(dtype type) {
+    tensor t;
+    t.proto_.set_data_type(static_cast<int>(type));
+    t.proto_.add_dims(0);
+    return t;
+  }
+
+  dtype type() const noexcept { return static_cast<dtype>(proto_.data_type()); }
+  dims_t dims() const { return {proto_.dims().begin(), proto_.dims().end()}; }
+  const onnx::TensorProto& proto() const noexcept { return proto_; }
+  onnx::TensorProto& proto() noexcept { return proto_; }
+
+  // Whether the bytes are raw data held here (not typed fields, not an external file): only
+  // such a tensor can be shared by a model and streamed to a file.
+  bool has_raw_data() const noexcept {
+    return !proto_.raw_data().empty() && proto_.data_location() != onnx::TensorProto::EXTERNAL;
+  }
+  // The proto without its bytes: element type, dims, name and doc string.
+  onnx::TensorProto header() const {
+    onnx::TensorProto h;
+    h.set_data_type(proto_.data_type());
+    *h.mutable_dims() = proto_.dims();
+    if (!proto_.name().empty()) h.set_name(proto_.name());
+    if (!proto_.doc_string().empty()) h.set_doc_string(proto_.doc_string());
+    return h;
+  }
+
+ private:
+  static void check_count(std::size_t n, const dims_t& dims) {
+    if (static_cast<std::int64_t>(n) != element_count(dims))
+      throw error("retarget: " + std::to_string(n) + " values do not fill dims of " +
+                  std::to_string(element_count(dims)) + " elements");
+  }
+
+  onnx::TensorProto proto_;
+};
+
+// An initializer of a graph or model that shares its bytes with a tensor held elsewhere (a
+// module's parameter) instead of holding a copy in the proto: the proto's entry at `index`
+// carries the name, type and dims, and the bytes are `data`'s raw data. Weights thus reach a
+// saved file straight from where the model's author keeps them.
+struct shared_initializer {
+  int index;
+  std::shared_ptr<const tensor> data;
+};
+
+// Names an empty tensor of a type, for a Constant: g.constant(empty_f32).
+struct empty_tensor {
+  dtype type;
+};
+inline constexpr empty_tensor empty_f32{dtype::f32};
+inline constexpr empty_tensor empty_i64{dtype::i64};
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_TENSOR_HPP

@@ -1,0 +1,145 @@
+// Numbers about tensors, for checking outputs: their values as doubles, summary statistics,
+// and the largest difference between two tensors.
+#ifndef RETARGET_IR_TENSOR_STATS_HPP
+#define RETARGET_IR_TENSOR_STATS_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <string>
+#include <vector>
+
+namespace retarget::ir {
+
+namespace detail {
+
+// IEEE half precision and bfloat16 bits as the float they stand for.
+inline float half_to_float(std::uint16_t h) {
+  const int sign = (h >> 15) ? -1 : 1;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  if (exponent == 0) return static_cast<float>(sign * std::ldexp(mantissa, -24));
+  if (exponent == 31)
+    return mantissa ? std::numeric_limits<float>::quiet_NaN() : sign * std::numeric_limits<float>::infinity();
+  return static_cast<float>(sign * std::ldexp(mantissa + 1024, exponent - 25));
+}
+inline float bfloat16_to_float(std::uint16_t b) {
+  const std::uint32_t bits = std::uint32_t{b} << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+}  // namespace detail
+
+// The elements as doubles, from raw_data or the typed fields. retarget::error for strings and
+// complex numbers, for data in an external file (load the model with its data first), and for
+// data whose count does not match the dims.
+inline std::vector<double> values_as_double(const tensor& t) {
+  const auto& p = t.proto();
+  if (p.data_location() == onnx::TensorProto::EXTERNAL)
+    throw error("retarget: tensor '" + p.name() + "' has its data in an external file, not in memory");
+  std::vector<double> out;
+  const bool raw = p.has_raw_data();
+  const auto from_raw = [&]<class T>(T, auto convert) {
+    const auto& bytes = p.raw_data();
+    if (bytes.size() % sizeof(T) != 0)
+      throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
+                  " bytes of data, not a whole number of " + std::string(to_string(t.type())) + " elements");
+    out.reserve(bytes.size() / sizeof(T));
+    for (std::size_t i = 0; i < bytes.size(); i += sizeof(T)) {
+      T v;
+      std::memcpy(&v, bytes.data() + i, sizeof(T));
+      out.push_back(static_cast<double>(convert(v)));
+    }
+  };
+  const auto same = [](auto v) { return v; };
+  const auto typed = [&](const auto& field, auto convert) {
+    out.reserve(static_cast<std::size_t>(field.size()));
+    for (auto v : field) out.push_back(static_cast<double>(convert(v)));
+  };
+  // Half precision sits in int32_data as its bits; 16-bit integers as their values.
+  const auto half_bits = [](auto convert) { return [convert](auto v) { return convert(static_cast<std::uint16_t>(v)); }; };
+  switch (t.type()) {
+    case dtype::f32: raw ? from_raw(float{}, same) : typed(p.float_data(), same); break;
+    case dtype::f64: raw ? from_raw(double{}, same) : typed(p.double_data(), same); break;
+    case dtype::f16:
+      raw ? from_raw(std::uint16_t{}, detail::half_to_float) : typed(p.int32_data(), half_bits(detail::half_to_float));
+      break;
+    case dtype::bf16:
+      raw ? from_raw(std::uint16_t{}, detail::bfloat16_to_float)
+          : typed(p.int32_data(), half_bits(detail::bfloat16_to_float));
+      break;
+    case dtype::i64: raw ? from_raw(std::int64_t{}, same) : typed(p.int64_data(), same); break;
+    case dtype::i32: raw ? from_raw(std::int32_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::i16: raw ? from_raw(std::int16_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::i8: raw ? from_raw(std::int8_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::u64: raw ? from_raw(std::uint64_t{}, same) : typed(p.uint64_data(), same); break;
+    case dtype::u32: raw ? from_raw(std::uint32_t{}, same) : typed(p.uint64_data(), same); break;
+    case dtype::u16: raw ? from_raw(std::uint16_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::u8:
+    case dtype::boolean: raw ? from_raw(std::uint8_t{}, same) : typed(p.int32_data(), same); break;
+    default:
+      throw error("retarget: no numeric values for a tensor of " + std::string(to_string(t.type())));
+  }
+  std::uint64_t expected = 1;
+  for (auto d : p.dims()) expected *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+  if (out.size() != expected)
+    throw error("retarget: tensor '" + p.name() + "' holds " + std::to_string(out.size()) +
+                " values, but its dims make " + std::to_string(expected));
+  return out;
+}
+
+struct tensor_statistics {
+  std::size_t count = 0;
+  double min = 0, max = 0, mean = 0, stddev = 0;
+  std::size_t non_finite = 0;  // NaN and infinities, left out of the others
+};
+
+inline tensor_statistics statistics(const tensor& t) {
+  tensor_statistics s;
+  double sum = 0, sum_of_squares = 0;
+  s.min = std::numeric_limits<double>::infinity();
+  s.max = -s.min;
+  for (double v : values_as_double(t)) {
+    if (!std::isfinite(v)) {
+      ++s.non_finite;
+      continue;
+    }
+    ++s.count;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+    sum += v;
+    sum_of_squares += v * v;
+  }
+  if (s.count == 0) return tensor_statistics{0, 0, 0, 0, 0, s.non_finite};
+  s.mean = sum / static_cast<double>(s.count);
+  s.stddev = std::sqrt(std::max(0.0, sum_of_squares / static_cast<double>(s.count) - s.mean * s.mean));
+  return s;
+}
+
+// The largest absolute difference; infinity when types or shapes differ, or a value is NaN
+// in one tensor only.
+inline double max_abs_difference(const tensor& a, const tensor& b) {
+  const auto a_dims = a.dims(), b_dims = b.dims();
+  if (a_dims != b_dims || a.type() != b.type()) return std::numeric_limits<double>::infinity();
+  const auto x = values_as_double(a), y = values_as_double(b);
+  if (x.size() != y.size()) return std::numeric_limits<double>::infinity();
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i])) {
+      if (std::isnan(x[i]) != std::isnan(y[i])) return std::numeric_limits<double>::infinity();
+      continue;
+    }
+    worst = std::max(worst, std::abs(x[i] - y[i]));
+  }
+  return worst;
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_TENSOR_STATS_HPP

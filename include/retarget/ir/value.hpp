@@ -1,0 +1,110 @@
+// A value of a graph being built: the output of a node, a graph input, an initializer. It
+// knows its element type and shape as soon as it exists, from ONNX shape inference, so a
+// rewrite can ask `x.rank()` or `x.shape()` while it decides what to emit.
+#ifndef RETARGET_IR_VALUE_HPP
+#define RETARGET_IR_VALUE_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dtype.hpp>
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace retarget::ir {
+
+// One dimension: a static size, a named symbolic size ("batch"), or unknown.
+struct dim {
+  std::int64_t size = -1;
+  std::string symbol;
+
+  dim() = default;
+  dim(std::int64_t s) : size(s) {}                  // NOLINT: {1, 3, "height", "width"}
+  dim(int s) : size(s) {}                           // NOLINT
+  dim(std::string name) : symbol(std::move(name)) {}  // NOLINT
+  dim(const char* name) : symbol(name) {}           // NOLINT
+
+  bool is_static() const noexcept { return size >= 0; }
+  bool is_symbolic() const noexcept { return !symbol.empty(); }
+  friend bool operator==(const dim&, const dim&) = default;
+};
+
+std::string to_string(const dim& d);
+std::string to_string(const std::vector<dim>& shape);
+
+class graph_base;
+
+class value {
+ public:
+  value() = default;
+
+  bool valid() const noexcept { return graph_ != nullptr; }
+  graph_base& graph() const noexcept { return *graph_; }
+  const std::string& name() const;
+  const onnx::TypeProto& type() const;
+
+  // The element type, or dtype::undefined when inference could not tell.
+  ::retarget::ir::dtype dtype() const {
+    return static_cast<::retarget::ir::dtype>(type().tensor_type().elem_type());
+  }
+  bool has_shape() const { return type().tensor_type().has_shape(); }
+  // The rank; retarget::error when it is not known.
+  std::size_t rank() const {
+    require_shape("rank");
+    return static_cast<std::size_t>(type().tensor_type().shape().dim_size());
+  }
+  // The dims, static or symbolic; retarget::error when the rank is not known.
+  std::vector<dim> shape() const {
+    require_shape("shape");
+    std::vector<dim> out;
+    for (const auto& d : type().tensor_type().shape().dim()) {
+      if (d.has_dim_value()) out.emplace_back(d.dim_value());
+      else if (d.has_dim_param()) out.emplace_back(d.dim_param());
+      else out.emplace_back();
+    }
+    return out;
+  }
+  // The static sizes, or nullopt when any dim is not static.
+  std::optional<std::vector<std::int64_t>> static_shape() const {
+    std::vector<std::int64_t> out;
+    for (const auto& d : shape()) {
+      if (!d.is_static()) return std::nullopt;
+      out.push_back(d.size);
+    }
+    return out;
+  }
+
+  friend bool operator==(const value& a, const value& b) noexcept {
+    return a.graph_ == b.graph_ && a.id_ == b.id_;
+  }
+
+ private:
+  friend class graph_base;
+  value(graph_base* g, std::uint32_t id) : graph_(g), id_(id) {}
+
+  void require_shape(const char* what) const {
+    if (!has_shape())
+      throw error("retarget: the " + std::string(what) + " of value '" + name() +
+                  "' is not known (shape inference could not infer it)");
+  }
+
+  graph_base* graph_ = nullptr;
+  std::uint32_t id_ = 0;
+};
+
+inline std::string to_string(const dim& d) {
+  return d.is_static() ? std::to_string(d.size) : d.is_symbolic() ? d.symbol : "?";
+}
+inline std::string to_string(const std::vector<dim>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + to_string(shape[i]);
+  return out + "]";
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_VALUE_HPP
