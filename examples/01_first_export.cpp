@@ -61,8 +61,8 @@ int main() {
   // tensors back, like ort_session.run(['output'], {'input': input_img}).
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
-  const auto files = rb::onnxruntime_manager::to_backend(dir / "srcnn.onnx", param);
-  auto session = rb::onnxruntime_manager::build_wrapper(files, param);
+  const auto files = bk::onnxruntime_manager::to_backend(dir / "srcnn.onnx", param);
+  auto session = bk::onnxruntime_manager::build_wrapper(files, param);
   std::printf("running on %s\n", session.version().c_str());
   const auto outputs = session.run({{"input", tutorial::load("srcnn/input.pb")}});
 

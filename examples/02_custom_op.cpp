@@ -77,7 +77,7 @@ int main() {
   rx::save(exported.model, dir / "srcnn2.onnx");
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
-  auto session = rb::onnxruntime_manager::build_wrapper({dir / "srcnn2.onnx"}, param);
+  auto session = bk::onnxruntime_manager::build_wrapper({dir / "srcnn2.onnx"}, param);
   const auto input = tutorial::load("srcnn/input.pb");
 
   const auto x3 = session.run({{"input", input}, {"factor", tutorial::load("srcnn/factor.pb")}});

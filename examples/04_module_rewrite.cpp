@@ -6,7 +6,7 @@
 // the original module and the deploy config; the model runs on OpenCV DNN and matches
 // PyTorch's bilinear model, while the export for ONNX Runtime keeps bicubic and matches
 // PyTorch's bicubic model.
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
 
 #include <opencv2/core/utils/logger.hpp>
@@ -111,7 +111,7 @@ int main() {
 
   // 6. Why the rewrite: OpenCV refuses the bicubic model.
   try {
-    rb::opencv_dnn_manager::build_wrapper({dir / "srcnn_onnxruntime.onnx"}, {});
+    bk::opencv_dnn_manager::build_wrapper({dir / "srcnn_onnxruntime.onnx"}, {});
     std::printf("OpenCV DNN took the bicubic model\n");
     ok = false;  // the reason for this tutorial would be gone
   } catch (const retarget::error& e) {
@@ -121,7 +121,7 @@ int main() {
 
   // 7. The rewritten model runs on OpenCV DNN, and matches PyTorch's model with a bilinear
   // upsampler; the other export runs on ONNX Runtime and matches the bicubic one.
-  auto opencv = rb::opencv_dnn_manager::build_wrapper({dir / "srcnn_opencv_dnn.onnx"}, {});
+  auto opencv = bk::opencv_dnn_manager::build_wrapper({dir / "srcnn_opencv_dnn.onnx"}, {});
   ok = tutorial::compare("opencv_dnn export on OpenCV DNN",
                          opencv.run({{"input", image}}).at("output"),
                          tutorial::load("srcnn/output_bilinear.pb")) &&
@@ -129,7 +129,7 @@ int main() {
 
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
-  auto session = rb::onnxruntime_manager::build_wrapper({dir / "srcnn_onnxruntime.onnx"}, param);
+  auto session = bk::onnxruntime_manager::build_wrapper({dir / "srcnn_onnxruntime.onnx"}, param);
   ok = tutorial::compare("onnxruntime export on ONNX Runtime",
                          session.run({{"input", image}}).at("output"),
                          tutorial::load("srcnn/output_bicubic.pb")) &&

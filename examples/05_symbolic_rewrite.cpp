@@ -5,7 +5,7 @@
 // input's static shape. Here that is a default symbolic rewrite (for every backend), and a
 // second one for opencv_dnn, whose ONNX importer (OpenCV 4.6) takes neither form of Squeeze
 // that opset 17 allows, so it gets a Reshape to the static shape instead.
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
 
 #include <opencv2/core/utils/logger.hpp>
@@ -78,7 +78,7 @@ struct model {
 // What OpenCV says when it refuses a model: the assertion that failed.
 std::string opencv_refusal(const rb::tensor_map& inputs, const std::filesystem::path& file) {
   try {
-    rb::opencv_dnn_manager::build_wrapper({file}, {}).run(inputs);
+    bk::opencv_dnn_manager::build_wrapper({file}, {}).run(inputs);
     return "";
   } catch (const retarget::error& e) {
     const std::string marker = "Assertion failed) ";
@@ -136,11 +136,11 @@ int main() {
 
   // 5. Each export on its engine, against PyTorch's softmax(x.squeeze(), -1).
   const auto reference = tutorial::load("tutorials/05_output.pb");
-  auto opencv = rb::opencv_dnn_manager::build_wrapper({dir / "opencv_dnn.onnx"}, {});
+  auto opencv = bk::opencv_dnn_manager::build_wrapper({dir / "opencv_dnn.onnx"}, {});
   ok = tutorial::compare("opencv_dnn export on OpenCV DNN", opencv.run(inputs).at("output"), reference) && ok;
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
-  auto session = rb::onnxruntime_manager::build_wrapper({dir / "onnxruntime.onnx"}, param);
+  auto session = bk::onnxruntime_manager::build_wrapper({dir / "onnxruntime.onnx"}, param);
   ok = tutorial::compare("onnxruntime export on ONNX Runtime", session.run(inputs).at("output"), reference) && ok;
   return tutorial::finish(ok);
 }

@@ -3,7 +3,7 @@
 // Seed 004 adds a C++ operator to PyTorch, my_add(a, b) = 2 * a + b, and gives it a symbolic
 // built from two standard ONNX ops, Mul and Add, so that any engine runs it. Here is the same
 // op in C++; its export runs on both ONNX Runtime and OpenCV DNN, unchanged.
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
 
 #include <cstdio>
@@ -64,14 +64,14 @@ int main() {
   std::printf("exported: %s\n  %s\n  rewrites: %s\n", tutorial::op_types(cv.model).c_str(),
               tutorial::signature(cv.model).c_str(), tutorial::rewrites(cv).c_str());
   rx::save(cv.model, dir / "my_add_opencv_dnn.onnx");
-  auto opencv = rb::opencv_dnn_manager::build_wrapper({dir / "my_add_opencv_dnn.onnx"}, {});
+  auto opencv = bk::opencv_dnn_manager::build_wrapper({dir / "my_add_opencv_dnn.onnx"}, {});
   bool ok = tutorial::compare("OpenCV DNN", opencv.run(values).at("output"), reference, 1e-6);
 
   auto ort = retarget::export_onnx<bk::onnxruntime>(model{}, inputs);
   rx::save(ort.model, dir / "my_add_onnxruntime.onnx");
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
-  auto session = rb::onnxruntime_manager::build_wrapper({dir / "my_add_onnxruntime.onnx"}, param);
+  auto session = bk::onnxruntime_manager::build_wrapper({dir / "my_add_onnxruntime.onnx"}, param);
   ok = tutorial::compare("ONNX Runtime", session.run(values).at("output"), reference, 1e-6) && ok;
   return tutorial::finish(ok && cv.report.empty());
 }

@@ -6,7 +6,7 @@
 // declared schema, so the model is still checked and shape-inferred; it is emitted for
 // tensorrt through a symbolic rewrite; and, since TensorRT is not installed here, it gets a
 // C++ kernel on OpenCV DNN, where the whole bicubic SRCNN then runs and matches PyTorch.
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
 
 #include <opencv2/core/utils/logger.hpp>
@@ -90,7 +90,7 @@ struct retarget::symbolic_rewrite<new_interpolate, bk::opencv_dnn> {
 // 4. The kernel on OpenCV DNN: an OpenCV layer registered for the op. OpenCV sizes every blob
 // before running, from shapes alone, so the scales must be a constant: OpenCV hands a constant
 // input to the layer as a blob.
-class dynamic_resize_kernel : public rb::opencv_layer<dynamic_resize_kernel> {
+class dynamic_resize_kernel : public bk::opencv_layer<dynamic_resize_kernel> {
  public:
   explicit dynamic_resize_kernel(const cv::dnn::LayerParams& params) : opencv_layer(params) {
     if (blobs.size() != 1 || blobs[0].total() != 4 || blobs[0].type() != CV_32F)
@@ -185,7 +185,7 @@ int main() {
     std::printf(" %s %lld", o.domain().empty() ? "ai.onnx" : o.domain().c_str(),
                 static_cast<long long>(o.version()));
   std::printf("\n  tensorrt engine: %s; the plugin's implementation is TensorRT's side\n",
-              rb::tensorrt_manager::version().c_str());
+              bk::tensorrt_manager::version().c_str());
   ok = ok && trt.model.opset("Just_A_Scope_Name") == 1;
 
   // 7. For opencv_dnn, the factor is a constant of the model (OpenCV sizes blobs from shapes).
@@ -203,7 +203,7 @@ int main() {
 
   // Without the kernel, OpenCV cannot run the node; with it registered, it can.
   try {
-    rb::opencv_dnn_manager::build_wrapper({dir / "srcnn_plugin.onnx"}, {});
+    bk::opencv_dnn_manager::build_wrapper({dir / "srcnn_plugin.onnx"}, {});
     ok = false;
   } catch (const retarget::error& e) {
     const auto line = tutorial::line_with(e.what(), "Can't create layer");
@@ -212,7 +212,7 @@ int main() {
                 line.substr(from, line.find(" in function") - from).c_str());
   }
   dynamic_resize_kernel::register_as("Just_A_Scope_Name::DynamicTRTResize");
-  auto opencv = rb::opencv_dnn_manager::build_wrapper({dir / "srcnn_plugin.onnx"}, {});
+  auto opencv = bk::opencv_dnn_manager::build_wrapper({dir / "srcnn_plugin.onnx"}, {});
   ok = tutorial::compare("OpenCV DNN with the kernel",
                          opencv.run({{"input", tutorial::load("srcnn/input.pb")}}).at("output"),
                          tutorial::load("srcnn/output_bicubic.pb")) &&

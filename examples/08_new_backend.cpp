@@ -44,10 +44,10 @@ struct toyengine : retarget::backend_tag<"toyengine"> {};
 // 2. The param: every field with its help text, which becomes the --help of the console tool;
 // the member initializers are the defaults. The file name gets ".toy" when it has none.
 struct toyengine_param {
-  rb::field<std::string, "The working directory: where the .toy file goes."> work_dir{"."};
-  rb::file_field<".toy", "File name of the serialized model; .toy is added when missing.">
+  retarget::options::field<std::string, "The working directory: where the .toy file goes."> work_dir{"."};
+  retarget::options::file_field<".toy", "File name of the serialized model; .toy is added when missing.">
       file_name{"end2end"};
-  rb::field<std::int64_t, "Significant digits of the constants written, 1 to 9 (9 is exact).">
+  retarget::options::field<std::int64_t, "Significant digits of the constants written, 1 to 9 (9 is exact).">
       digits{9};
 };
 BOOST_DESCRIBE_STRUCT(toyengine_param, (), (work_dir, file_name, digits))
@@ -327,8 +327,8 @@ struct toyengine_manager {
   }
   // Its section of a deploy config, backend_config; `where` is that section's JSON path.
   static param param_from_config(const boost::json::value& j, const std::string& where) {
-    auto p = rb::from_json<param>(j, where);
-    if (const auto what = problem(p); !what.empty()) throw rb::json_error(where + ".digits", what);
+    auto p = retarget::options::from_json<param>(j, where);
+    if (const auto what = problem(p); !what.empty()) throw retarget::options::json_error(where + ".digits", what);
     return p;
   }
 };
@@ -336,7 +336,7 @@ static_assert(rb::Manager<toyengine_manager> && rb::Wrapper<toyengine_wrapper>);
 
 // Registration: a manager list, which checks each manager at compile time and finds one by
 // name at run time. toyengine sits next to the shipped backends.
-using managers = rb::manager_list<toyengine_manager, rb::onnxruntime_manager, rb::tensorrt_manager>;
+using managers = rb::manager_list<toyengine_manager, bk::onnxruntime_manager, bk::tensorrt_manager>;
 
 // 6. A rewrite for the new backend. ops::hardswish exports as ONNX's HardSwish, which toyengine
 // has no kernel for; for toyengine it is written with kernels it has:

@@ -8,7 +8,7 @@
 // command line and turned into a type once.
 //
 //   example_09_converter [backend...]     (default: onnxruntime opencv_dnn)
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
 
 #include <boost/json.hpp>
@@ -161,7 +161,7 @@ layer_list_model read_layer_list(const fs::path& file) {
 }
 
 // 6. Running an export on the engine of its backend, found by name among the managers.
-using managers = rb::manager_list<rb::onnxruntime_manager, rb::opencv_dnn_manager>;
+using managers = rb::manager_list<bk::onnxruntime_manager, bk::opencv_dnn_manager>;
 
 rx::tensor run_on(const std::string& backend, const fs::path& onnx_file, const rx::tensor& input) {
   return managers::visit(backend, [&](auto manager) {

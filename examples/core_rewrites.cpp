@@ -13,7 +13,14 @@
 #include <string>
 #include <vector>
 
-namespace bk = retarget::backends;
+// Core knows no engine: a program names the ones it targets with tags of its own (the
+// engines retarget ships declare theirs in retarget/backends/NAME.hpp, with their rewrites).
+namespace bk {
+struct onnxruntime : retarget::backend_tag<"onnxruntime"> {};
+struct opencv_dnn : retarget::backend_tag<"opencv_dnn"> {};
+struct tensorrt : retarget::backend_tag<"tensorrt"> {};
+struct tensorrt10 : retarget::backend_tag<"tensorrt10", tensorrt> {};
+}  // namespace bk
 using shape_t = std::vector<std::int64_t>;
 
 // --- The stand-in for a traced tensor: a shape, the backend in the type, and a session ---

@@ -7,7 +7,12 @@
 #include <string>
 #include <vector>
 
-namespace bk = retarget::backends;
+// Core knows no engine: a program names the ones it targets with tags of its own (the
+// engines retarget ships declare theirs in retarget/backends/NAME.hpp, with their rewrites).
+namespace bk {
+struct onnxruntime : retarget::backend_tag<"onnxruntime"> {};
+struct opencv_dnn : retarget::backend_tag<"opencv_dnn"> {};
+}  // namespace bk
 
 struct layer {
   std::string type;

@@ -24,10 +24,13 @@ namespace tutorial {
 
 namespace fs = std::filesystem;
 
-// A reference file: under $RETARGET_EXAMPLE_DATA, or tests/data of the source tree.
+// A reference file: under $RETARGET_EXAMPLE_DATA, or tests/data of the source tree; the
+// tutorial model's weights and references ("srcnn/...") are in the model zoo (zoo/).
 inline fs::path data(const fs::path& file) {
   const char* dir = std::getenv("RETARGET_EXAMPLE_DATA");
-  return fs::path(dir ? dir : RETARGET_EXAMPLE_DATA) / file;
+  const fs::path in_data = fs::path(dir ? dir : RETARGET_EXAMPLE_DATA) / file;
+  const fs::path in_zoo = fs::path(RETARGET_EXAMPLE_ZOO) / file;
+  return fs::exists(in_data) || !fs::exists(in_zoo) ? in_data : in_zoo;
 }
 inline retarget::ir::tensor load(const fs::path& file) {
   return retarget::nn::load_tensor(data(file));
@@ -53,19 +56,17 @@ class work_dir {
   fs::path path_;
 };
 
-// ONNX Runtime's param: files go to `dir`; the worker comes from $RETARGET_ORT_DIR, or
-// tools/ort of the source tree.
-inline retarget::backend::onnxruntime_param onnxruntime_param(const fs::path& dir) {
-  retarget::backend::onnxruntime_param p;
+// ONNX Runtime's param: files go to `dir`; the worker comes from $RETARGET_ORT_DIR, or the
+// onnxruntime package's own (found by the manager).
+inline retarget::backends::onnxruntime_param onnxruntime_param(const fs::path& dir) {
+  retarget::backends::onnxruntime_param p;
   p.work_dir = dir.string();
-  const char* env = std::getenv("RETARGET_ORT_DIR");
-  p.runtime_dir = env ? env : RETARGET_EXAMPLE_ORT_DIR;
   return p;
 }
 // Whether ONNX Runtime can run here; if not, says why. A tutorial then exits with 77, which
 // ctest reports as a skip.
-inline bool onnxruntime_available(const retarget::backend::onnxruntime_param& p) {
-  using manager = retarget::backend::onnxruntime_manager;
+inline bool onnxruntime_available(const retarget::backends::onnxruntime_param& p) {
+  using manager = retarget::backends::onnxruntime_manager;
   if (!retarget::backend::find_program("node").empty() && !manager::installed_version(p).empty())
     return true;
   std::printf("ONNX Runtime is not available here:\n%s\n", manager::check_env().c_str());

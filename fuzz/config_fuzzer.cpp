@@ -8,8 +8,8 @@
 // (fuzz/seeds/config) are the shipped configs/ rewritten that way, and chains, cycles and
 // diamonds between the four files.
 #include <retarget/config.hpp>
-#include <retarget/backend/onnxruntime.hpp>
-#include <retarget/backend/tensorrt.hpp>
+#include <retarget/backends/onnxruntime.hpp>
+#include <retarget/backends/tensorrt.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -93,8 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   try {
     const auto cfg = rc::load_deploy_config(folder() / "0.json");
-    try_param<rb::onnxruntime_manager>(cfg);
-    try_param<rb::tensorrt_manager>(cfg);
+    try_param<retarget::backends::onnxruntime_manager>(cfg);
+    try_param<retarget::backends::tensorrt_manager>(cfg);
     (void)rc::export_options_for(cfg);
     for (std::size_t count : {1, 2}) {
       try {

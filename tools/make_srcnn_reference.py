@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reference data for the SRCNN tutorial, produced by PyTorch (Debian's python3-torch 1.13).
 
-Writes into tests/data/srcnn/ (or the folder given as the first argument):
+Writes into zoo/srcnn/ (or the folder given as the first argument):
   conv{1,2,3}.{weight,bias}.pb   the weights, as ONNX TensorProto files
   input.pb, factor.pb            a test image and the seeds' upscale factor [1, 1, 3, 3]
   output_bicubic.pb              PyTorch's output of SRCNN with a bicubic x3 upsampler
@@ -80,7 +80,7 @@ def op_sequence(model, args, input_names, dynamic_axes=None):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "data", "srcnn")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "zoo", "srcnn")
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(20261122)
     bicubic = SuperResolutionNet("bicubic").eval()

@@ -3,7 +3,7 @@
 (Debian's python3-torch 1.13). The tutorials export their models with retarget, run them on
 ONNX Runtime or OpenCV DNN, and compare with these files.
 
-Tutorials 01, 02, 04 and 07 run the SRCNN of tests/data/srcnn (tools/make_srcnn_reference.py);
+Tutorials 01, 02, 04 and 07 run the SRCNN of zoo/srcnn (tools/make_srcnn_reference.py);
 this script reads that model's weights and input from there, so both agree.
 
 Writes into tests/data/tutorials/ (or the folder given as the first argument), as ONNX
@@ -55,7 +55,7 @@ class NewInterpolate(torch.autograd.Function):
 
 
 class StrangeSuperResolutionNet(nn.Module):
-    """The seeds' model, with the weights of tests/data/srcnn."""
+    """The seeds' model, with the weights of zoo/srcnn."""
 
     def __init__(self):
         super().__init__()

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <retarget/retarget.hpp>
 #ifdef RETARGET_HAS_OPENCV_DNN
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 #endif
 
 #include "support/srcnn.hpp"
@@ -26,7 +26,6 @@ using tutorial::srcnn;
 class Backends : public ::testing::Test {
  protected:
   void SetUp() override {
-    ::setenv("RETARGET_ORT_DIR", (ort::source_dir() / "tools/ort").c_str(), 0);
     dir_ = fs::temp_directory_path() / ("retarget-backend-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
@@ -35,13 +34,13 @@ class Backends : public ::testing::Test {
 };
 
 TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
-  const auto p = rb::parse_options<rb::tensorrt_param>(
+  const auto p = retarget::options::from_command_line<bk::tensorrt_param>(
       {"--work-dir", "/w", "--common-config", R"({"fp16_mode": true})"});
   EXPECT_EQ(*p.work_dir, "/w");
   EXPECT_TRUE(*p.common_config->fp16_mode);
   EXPECT_EQ(*p.common_config->max_workspace_size, std::int64_t{1} << 30);  // the default
   EXPECT_EQ(p.file_name.resolved(), "end2end.engine");
-  const auto q = rb::tensorrt_manager::param_from_config(boost::json::parse(R"({
+  const auto q = bk::tensorrt_manager::param_from_config(boost::json::parse(R"({
         "type": "tensorrt", "file_name": "srcnn.plan",
         "common_config": {"max_workspace_size": 67108864},
         "model_inputs": [{"input_shapes": {"input": {"min_shape": [1, 3, 32, 32],
@@ -54,8 +53,8 @@ TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
             (std::vector<std::int64_t>{1, 3, 128, 128}));
   const auto message = [](const char* json) {
     try {
-      rb::tensorrt_manager::param_from_config(boost::json::parse(json), "backend_config");
-    } catch (const rb::json_error& e) {
+      bk::tensorrt_manager::param_from_config(boost::json::parse(json), "backend_config");
+    } catch (const retarget::options::json_error& e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -68,29 +67,29 @@ TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
   EXPECT_EQ(message(R"({"common_confg": {}})"),
             "retarget: backend_config.common_confg is not a known key (closest: common_config, work_dir, "
             "file_name)");
-  EXPECT_NE(rb::options_help<rb::tensorrt_param>().find("--common-config JSON"), std::string::npos);
+  EXPECT_NE(retarget::options::help<bk::tensorrt_param>().find("--common-config JSON"), std::string::npos);
 }
 
 TEST_F(Backends, ManagersAreFoundByName) {
-  EXPECT_EQ(rb::builtin_managers::visit(
+  EXPECT_EQ(bk::shipped::visit(
                 "tensorrt", [](auto m) { return std::string(decltype(m)::backend::name); }),
             "tensorrt");
-  EXPECT_THROW(rb::builtin_managers::visit("tensorrtt", [](auto) { return 0; }), retarget::error);
+  EXPECT_THROW(bk::shipped::visit("tensorrtt", [](auto) { return 0; }), retarget::error);
 }
 
 TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
-  if (!rb::onnxruntime_manager::is_available())
-    GTEST_SKIP() << rb::onnxruntime_manager::check_env();
+  if (!bk::onnxruntime_manager::is_available())
+    GTEST_SKIP() << bk::onnxruntime_manager::check_env();
   const srcnn model;
   auto exported =
       retarget::export_onnx<bk::onnxruntime>(model, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}});
   rx::save(exported.model, dir_ / "srcnn.onnx");
-  rb::onnxruntime_param p;
+  bk::onnxruntime_param p;
   p.work_dir = dir_.string();
   p.file_name = "srcnn";
-  const auto files = rb::onnxruntime_manager::to_backend(dir_ / "srcnn.onnx", p);
-  ASSERT_EQ(files, rb::onnxruntime_manager::model_files(p));
-  auto wrapper = rb::onnxruntime_manager::build_wrapper(files, p);
+  const auto files = bk::onnxruntime_manager::to_backend(dir_ / "srcnn.onnx", p);
+  ASSERT_EQ(files, bk::onnxruntime_manager::model_files(p));
+  auto wrapper = bk::onnxruntime_manager::build_wrapper(files, p);
   EXPECT_EQ(wrapper.version(), "onnxruntime 1.30.0");
   const auto reference = nn::load_tensor(data / "output_bicubic.pb");
   for (int i = 0; i < 3; ++i) {  // one worker, several runs
@@ -108,12 +107,12 @@ TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
 }
 
 TEST_F(Backends, TensorrtSaysWhatIsMissing) {
-  if (rb::tensorrt_manager::is_available()) GTEST_SKIP() << "TensorRT is installed here";
-  EXPECT_EQ(rb::tensorrt_manager::version(), "not installed");
-  EXPECT_NE(rb::tensorrt_manager::check_env().find("trtexec: not found on PATH"),
+  if (bk::tensorrt_manager::is_available()) GTEST_SKIP() << "TensorRT is installed here";
+  EXPECT_EQ(bk::tensorrt_manager::version(), "not installed");
+  EXPECT_NE(bk::tensorrt_manager::check_env().find("trtexec: not found on PATH"),
             std::string::npos);
   try {
-    rb::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", {});
+    bk::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", {});
     FAIL() << "no error";
   } catch (const retarget::error& e) {
     EXPECT_NE(std::string(e.what()).find("retarget: tensorrt: cannot build an engine"),
@@ -124,20 +123,20 @@ TEST_F(Backends, TensorrtSaysWhatIsMissing) {
 // Building a TensorRT engine needs TensorRT: where it is absent this reports a skip with the
 // reason, never a pass.
 TEST_F(Backends, TensorrtBuildsAnEngine) {
-  if (!rb::tensorrt_manager::is_available()) GTEST_SKIP() << rb::tensorrt_manager::check_env();
+  if (!bk::tensorrt_manager::is_available()) GTEST_SKIP() << bk::tensorrt_manager::check_env();
   const srcnn model;
   auto exported =
       retarget::export_onnx<bk::tensorrt>(model, {{"input", rx::dtype::f32, {1, 3, 16, 16}}});
   rx::save(exported.model, dir_ / "srcnn.onnx");
-  rb::tensorrt_param p;
+  bk::tensorrt_param p;
   p.work_dir = dir_.string();
-  const auto files = rb::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", p);
+  const auto files = bk::tensorrt_manager::to_backend(dir_ / "srcnn.onnx", p);
   EXPECT_TRUE(fs::exists(files.front()));
 }
 
 }  // namespace
 
-#include <retarget/backend/tensorrt_rewrites.hpp>
+#include <retarget/backends/tensorrt.hpp>
 
 namespace {
 
@@ -163,9 +162,9 @@ namespace {
 // Every deploy config shipped in configs/ loads, and its backend_config is a valid param of
 // its backend.
 TEST(ShippedConfigs, EveryConfigLoadsWithItsBackendsParam) {
-  using managers = rb::manager_list<rb::onnxruntime_manager, rb::tensorrt_manager
+  using managers = rb::manager_list<bk::onnxruntime_manager, bk::tensorrt_manager
 #ifdef RETARGET_HAS_OPENCV_DNN
-                                    , rb::opencv_dnn_manager
+                                    , bk::opencv_dnn_manager
 #endif
                                     >;
   std::size_t loaded = 0;

@@ -7,7 +7,7 @@
 #include "support/srcnn.hpp"
 
 #if RETARGET_HAS_OPENCV_DNN
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
 
 namespace {
 
@@ -33,7 +33,7 @@ struct axpb : retarget::symbolic_op<axpb, "axpb"> {
     return rx::graph_view<rx::schemas<plugin_ops>>(g).op("retarget.test::AXPB", a, b);
   }
 };
-struct axpb_kernel : rb::opencv_layer<axpb_kernel> {
+struct axpb_kernel : bk::opencv_layer<axpb_kernel> {
   using opencv_layer::opencv_layer;
   static std::vector<int> output_shape(const std::vector<std::vector<int>>& inputs) {
     return inputs.at(0);
@@ -58,10 +58,10 @@ TEST_F(OpencvDnn, SrcnnThroughTheShippedRewriteMatchesPytorchBilinear) {
   EXPECT_EQ(exported.model.metadata("retarget:rewrites"),
             "module Upsample: opencv_dnn rewrite, 1 call");
   rx::save(exported.model, dir_ / "srcnn.onnx");
-  rb::opencv_dnn_param p;
+  bk::opencv_dnn_param p;
   p.work_dir = dir_.string();
-  auto wrapper = rb::opencv_dnn_manager::build_wrapper(
-      rb::opencv_dnn_manager::to_backend(dir_ / "srcnn.onnx", p), p);
+  auto wrapper = bk::opencv_dnn_manager::build_wrapper(
+      bk::opencv_dnn_manager::to_backend(dir_ / "srcnn.onnx", p), p);
   const auto out = wrapper.run({{"input", nn::load_tensor(data / "input.pb")}});
   const double error =
       ort::max_abs_error(out.at("output"), nn::load_tensor(data / "output_bilinear.pb"));
@@ -78,7 +78,7 @@ TEST_F(OpencvDnn, TheBicubicModelIsRefusedByOpencvItself) {
   rx::save(exported.model, dir_ / "bicubic.onnx");
   EXPECT_THROW(
       {
-        auto w = rb::opencv_dnn_manager::build_wrapper({dir_ / "bicubic.onnx"}, {});
+        auto w = bk::opencv_dnn_manager::build_wrapper({dir_ / "bicubic.onnx"}, {});
         w.run({{"input", nn::load_tensor(data / "input.pb")}});
       },
       retarget::error);
@@ -94,7 +94,7 @@ TEST_F(OpencvDnn, CustomDomainOpRunsOnItsCppKernel) {
   EXPECT_NO_THROW(exported.model.check());
   EXPECT_EQ(exported.model.opset("retarget.test"), 1);
   rx::save(exported.model, dir_ / "axpb.onnx");
-  auto w = rb::opencv_dnn_manager::build_wrapper({dir_ / "axpb.onnx"}, {});
+  auto w = bk::opencv_dnn_manager::build_wrapper({dir_ / "axpb.onnx"}, {});
   const auto out = w.run({{"a", rx::tensor::of<float>({1, 2, 3, 4}, {1, 4})},
                           {"b", rx::tensor::of<float>({10, 20, 30, 40}, {1, 4})}});
   EXPECT_EQ(ort::values_of(out.begin()->second), (std::vector<double>{12, 24, 36, 48}));

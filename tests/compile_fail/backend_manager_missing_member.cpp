@@ -6,7 +6,7 @@ namespace rb = retarget::backend;
 
 struct toy_backend : retarget::backend_tag<"toy"> {};
 struct toy_param {
-  rb::field<std::string, "The working directory."> work_dir{"."};
+  retarget::options::field<std::string, "The working directory."> work_dir{"."};
 };
 BOOST_DESCRIBE_STRUCT(toy_param, (), (work_dir))
 
@@ -26,7 +26,7 @@ struct toy_manager {
   static rb::file_list to_backend(const std::filesystem::path& f, const param&) { return {f}; }
   static toy_wrapper build_wrapper(const rb::file_list&, const param&) { return {}; }
   static param param_from_config(const boost::json::value& j, const std::string& where) {
-    return rb::from_json<param>(j, where);
+    return retarget::options::from_json<param>(j, where);
   }
 };
 

@@ -6,7 +6,7 @@ namespace rb = retarget::backend;
 
 struct toy_backend : retarget::backend_tag<"toy"> {};
 struct toy_param {
-  rb::field<std::string, "The working directory."> work_dir{"."};
+  retarget::options::field<std::string, "The working directory."> work_dir{"."};
 };
 #ifndef RETARGET_COMPILE_FAIL
 BOOST_DESCRIBE_STRUCT(toy_param, (), (work_dir))

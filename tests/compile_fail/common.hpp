@@ -4,7 +4,9 @@
 
 #include <retarget/core.hpp>
 
-namespace bk = retarget::backends;
+#include "../support/engine_tags.hpp"
+
+namespace bk = engines;
 
 inline constexpr struct scale_fn : retarget::rewritable<scale_fn, "scale"> {
   int origin(int x) const { return 2 * x; }

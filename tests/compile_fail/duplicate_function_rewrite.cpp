@@ -1,5 +1,5 @@
 // Two rewrites for the same (function, backend).
-// expect: redefinition of .*function_rewrite<scale_fn, retarget::backends::tensorrt[,>]
+// expect: redefinition of .*function_rewrite<scale_fn, engines::tensorrt[,>]
 #include "common.hpp"
 
 template <>

@@ -5,7 +5,7 @@
 #include "reliability/common.hpp"
 #include "support/srcnn.hpp"
 
-#include <retarget/backend/tensorrt_rewrites.hpp>
+#include <retarget/backends/tensorrt.hpp>
 #include <retarget/retarget.hpp>
 
 #include <google/protobuf/io/coded_stream.h>

@@ -4,7 +4,9 @@
 #include <retarget/core.hpp>
 #include <type_traits>
 
-namespace bk = retarget::backends;
+#include "../support/engine_tags.hpp"
+
+namespace bk = engines;
 using boost::mp11::mp_list;
 
 namespace {

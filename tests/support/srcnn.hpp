@@ -1,5 +1,5 @@
-// The tutorial model of the retarget tool's zoo (tools/retarget/zoo.hpp) with PyTorch's
-// weights from the source tree (tests/data/srcnn, from tools/make_srcnn_reference.py),
+// The tutorial model of the retarget tool's zoo (zoo/zoo.hpp) with PyTorch's
+// weights from the source tree (zoo/srcnn, from tools/make_srcnn_reference.py),
 // shared by the tests that run it on real backends.
 #ifndef RETARGET_TESTS_SUPPORT_SRCNN_HPP
 #define RETARGET_TESTS_SUPPORT_SRCNN_HPP
@@ -7,13 +7,13 @@
 #include <retarget/retarget.hpp>
 
 #include "support/ort.hpp"
-#include "retarget/zoo.hpp"
+#include "zoo/zoo.hpp"
 
 namespace tutorial {
 
-inline const std::filesystem::path data = ort::source_dir() / "tests/data/srcnn";
+inline const std::filesystem::path data = ort::source_dir() / "zoo/srcnn";
 
-// The zoo's SRCNN (tools/retarget/zoo.hpp), with the weights of the source tree.
+// The zoo's SRCNN (zoo/zoo.hpp), with the weights of the source tree.
 struct srcnn : zoo::srcnn {
   srcnn() : zoo::srcnn(data) {}
 };

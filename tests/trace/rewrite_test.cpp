@@ -41,16 +41,8 @@ struct squeeze_model : retarget::rewritable_module<squeeze_model, "SqueezeModel"
 
 }  // namespace
 
-// Seed 000's repeat_static: for tensorrt, a 1-D repeat goes through 2-D.
-template <>
-struct retarget::function_rewrite<ops::repeat_fn, bk::tensorrt> {
-  template <class B>
-  static tensor<B> call(const auto& ctx, const tensor<B>& x, const ops::ints& sizes) {
-    if (x.rank() == 1 && sizes.size() == 1)
-      return ops::squeeze(ctx.origin(ops::unsqueeze(x, std::int64_t{0}), ops::ints{1, sizes[0]}), ops::ints{0});
-    return ctx.origin(x, sizes);
-  }
-};
+// Seed 000's repeat_static (for tensorrt, a 1-D repeat goes through 2-D) comes with the
+// tensorrt package.
 
 // A default rewrite of relu, for every backend without its own: clamp at 0 from below; for
 // opencv_dnn, a rewrite that defers to it with ctx.next.

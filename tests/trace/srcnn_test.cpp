@@ -1,6 +1,6 @@
 // The tutorial model end to end: SRCNN exported per backend, checked, compared with the op
 // sequence torch.onnx.export produces, and run on ONNX Runtime against PyTorch's outputs
-// (tests/data/srcnn, made by tools/make_srcnn_reference.py).
+// (zoo/srcnn, made by tools/make_srcnn_reference.py).
 #include "support/srcnn.hpp"
 
 #include <retarget/retarget.hpp>
@@ -43,24 +43,14 @@ struct strange_srcnn : retarget::rewritable_module<strange_srcnn, "StrangeSuperR
   }
 };
 
-// The seeds' SRCNNWrapper for opencv_dnn: bilinear, with the factor from the deploy config.
+// A deploy config for the exports; the opencv_dnn package's Upsample rewrite (bilinear, with the
+// module's constant scales) needs nothing from it.
 struct deploy_config {
   double upscale = 3;
-};
-struct bilinear_upsample {
-  nn::Upsample replacement;
-  bilinear_upsample(const nn::Upsample&, const retarget::trace::config_ref& cfg)
-      : replacement{{.scale_factor = {cfg.as<deploy_config>().upscale}, .mode = "bilinear"}} {}
-  template <class B>
-  tensor<B> forward(const tensor<B>& x) const {
-    return replacement.forward(x);
-  }
 };
 
 }  // namespace
 
-template <>
-struct retarget::module_rewrite<nn::Upsample, bk::opencv_dnn> : retarget::wrap_with<bilinear_upsample> {};
 
 namespace {
 

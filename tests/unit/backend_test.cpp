@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <boost/mp11/algorithm.hpp>
-#include <retarget/core/backend.hpp>
+#include <retarget/backends/onnxruntime/backend.hpp>
+#include <retarget/backends/opencv_dnn/backend.hpp>
+#include <retarget/backends/tensorrt/backend.hpp>
 #include <string_view>
 #include <vector>
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <retarget/backend.hpp>
+#include <retarget/backends.hpp>
 #include <retarget/config.hpp>
 
 namespace {
@@ -79,7 +79,7 @@ TEST_F(Configs, BasesMergeDeeplyAndTheChildWins) {
   EXPECT_EQ(axes, (std::map<std::int64_t, std::string>{{0, "batch"}, {2, "height"}, {3, "width"}}));
   EXPECT_EQ(*cfg.codebase.task, "SuperResolution");
   EXPECT_EQ(cfg.backend, "onnxruntime");
-  EXPECT_EQ(cfg.backend_param<rb::onnxruntime_manager>().file_name.resolved(), "srcnn.onnx");
+  EXPECT_EQ(cfg.backend_param<retarget::backends::onnxruntime_manager>().file_name.resolved(), "srcnn.onnx");
   ASSERT_EQ(cfg.document.files().size(), 4u);  // bases first, the file itself last
   EXPECT_EQ(cfg.document.files().front().filename(), "onnx.json");
   EXPECT_EQ(cfg.document.file().filename(), "model.json");
@@ -123,9 +123,9 @@ TEST_F(Configs, UnknownKeysNameTheirPathTheFileAndTheClosestKeys) {
             "backend_config, onnx_config, codebase_config)");
   write("c.json", R"({"backend_config": {"type": "tensorrt", "common_config": {"fp16": true}}})");
   try {
-    rc::load_deploy_config(dir_ / "c.json").backend_param<rb::tensorrt_manager>();
+    rc::load_deploy_config(dir_ / "c.json").backend_param<retarget::backends::tensorrt_manager>();
     FAIL() << "no error";
-  } catch (const rb::json_error& e) {
+  } catch (const retarget::options::json_error& e) {
     EXPECT_EQ(e.path(), "backend_config.common_config.fp16");
     EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "c.json").string() +
                                          ": backend_config.common_config.fp16 is not a known key "
@@ -141,9 +141,9 @@ TEST_F(Configs, WrongTypesNameTheExpectedType) {
             "retarget: DIR/a.json: onnx_config.opset_version must be an integer, not a string");
   write("b.json", R"({"_base_": ["_base_/trt.json"]})");
   try {
-    rc::load_deploy_config(dir_ / "b.json").backend_param<rb::tensorrt_manager>();
+    rc::load_deploy_config(dir_ / "b.json").backend_param<retarget::backends::tensorrt_manager>();
     FAIL() << "no error";
-  } catch (const rb::json_error& e) {  // the bad value is in the base: the base is named
+  } catch (const retarget::options::json_error& e) {  // the bad value is in the base: the base is named
     EXPECT_EQ(std::string(e.what()),
               "retarget: " + (dir_ / "_base_/trt.json").string() +
                   ": backend_config.model_inputs[0].input_shapes.input.min_shape[2] must be an "
@@ -174,7 +174,7 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
   EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json: backend_config has no type (the backend's name)");
   write("f.json", R"({"backend_config": {"type": "onnxruntime"}})");
   try {
-    rc::load_deploy_config(dir_ / "f.json").backend_param<rb::tensorrt_manager>();
+    rc::load_deploy_config(dir_ / "f.json").backend_param<retarget::backends::tensorrt_manager>();
     FAIL() << "no error";
   } catch (const retarget::error& e) {
     EXPECT_EQ(std::string(e.what()), "retarget: " + (dir_ / "f.json").string() +

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <retarget/core.hpp>
+
+#include "support/engine_tags.hpp"
 #include <string>
 
 #include "support/toy.hpp"
 
-namespace bk = retarget::backends;
+namespace bk = engines;
 
 namespace {
 

@@ -4,9 +4,11 @@
 
 #include <retarget/core.hpp>
 
+#include "support/engine_tags.hpp"
+
 #include "support/toy.hpp"
 
-namespace bk = retarget::backends;
+namespace bk = engines;
 
 namespace {
 

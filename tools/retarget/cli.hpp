@@ -7,7 +7,8 @@
 #include <optional>
 #include <ostream>
 #include <retarget/backend.hpp>
-#include <retarget/backend/opencv_dnn.hpp>
+#include <retarget/backends.hpp>
+#include <retarget/options.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <span>
 #include <string>
@@ -18,68 +19,11 @@ namespace cli {
 
 namespace fs = std::filesystem;
 
-using managers = retarget::backend::manager_list<retarget::backend::onnxruntime_manager,
-                                                 retarget::backend::opencv_dnn_manager,
-                                                 retarget::backend::tensorrt_manager>;
+// The engines retarget ships, the same list for every command.
+using managers = retarget::backends::shipped;
 
-// A mistake in the command line itself: exit status 2 and a pointer to --help.
-struct usage_error : retarget::error {
-  using retarget::error::error;
-};
-
-// A command's arguments, taken out as the command reads them; what is left is an error.
-class arguments {
- public:
-  explicit arguments(std::vector<std::string> items) : items_(std::move(items)) {}
-
-  bool flag(std::string_view name) { return std::erase(items_, std::string(name)) > 0; }
-
-  // Every "--name VALUE" and "--name=VALUE" (and "-s VALUE" for a short name), in order.
-  std::vector<std::string> all(std::string_view name, std::string_view short_name = {}) {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < items_.size();) {
-      const std::string& a = items_[i];
-      if (a == name || (!short_name.empty() && a == short_name)) {
-        if (i + 1 >= items_.size()) throw usage_error("retarget: " + a + " needs a value");
-        out.push_back(items_[i + 1]);
-        items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i),
-                     items_.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-      } else if (a.starts_with(std::string(name) + "=")) {
-        out.push_back(a.substr(name.size() + 1));
-        items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
-      } else {
-        ++i;
-      }
-    }
-    return out;
-  }
-  std::optional<std::string> one(std::string_view name, std::string_view short_name = {}) {
-    auto values = all(name, short_name);
-    if (values.size() > 1) throw usage_error("retarget: " + std::string(name) + " is given twice");
-    if (values.empty()) return std::nullopt;
-    return values.front();
-  }
-  std::string required(std::string_view name, std::string_view what) {
-    auto v = one(name);
-    if (!v) throw usage_error("retarget: " + std::string(name) + " " + std::string(what) + " is required");
-    return *v;
-  }
-  // The arguments that are not options; an option nobody took is an error.
-  std::vector<std::string> positionals() {
-    std::vector<std::string> out;
-    for (const auto& a : items_) {
-      if (a.size() > 1 && a.front() == '-') throw usage_error("retarget: unknown option " + a);
-      out.push_back(a);
-    }
-    items_.clear();
-    return out;
-  }
-  // What is left, for a backend's own param options.
-  std::vector<std::string> rest() { return std::exchange(items_, {}); }
-
- private:
-  std::vector<std::string> items_;
-};
+using retarget::options::arguments;
+using retarget::options::usage_error;
 
 struct command {
   std::string_view name;

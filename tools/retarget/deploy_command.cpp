@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "zoo.hpp"
+#include "zoo/zoo.hpp"
 
 namespace cli {
 
@@ -45,7 +45,7 @@ void visit_zoo(std::string_view name, F&& f) {
   if (!found)
     throw usage_error("retarget: deploy: the zoo has no model '" + std::string(name) +
                       "' (closest: " +
-                      retarget::detail::join_names(retarget::detail::closest_names(name, names)) +
+                      retarget::join_names(retarget::closest_names(name, names)) +
                       ")");
 }
 
@@ -255,7 +255,7 @@ int deploy(arguments& args, std::ostream& out) {
   const bool skip_unavailable = args.flag("--skip-unavailable");
   double tolerance = 1e-4;
   if (const auto t = args.one("--tolerance")) {
-    const auto v = retarget::backend::detail::parse_text<double>(*t);
+    const auto v = retarget::options::parse_text<double>(*t);
     if (!v || *v < 0) throw usage_error("retarget: --tolerance expects a number >= 0, got '" + *t + "'");
     tolerance = *v;
   }

@@ -101,7 +101,7 @@ int main_of(std::vector<std::string> argv, std::ostream& out) {
     return 0;
   }
   if (argv.front() == "--version") {
-    out << "retarget " << RETARGET_VERSION << "\n";
+    out << "retarget " << RETARGET_VERSION_STRING << "\n";
     return 0;
   }
   const std::string name = argv.front();
@@ -121,7 +121,7 @@ int main_of(std::vector<std::string> argv, std::ostream& out) {
   std::vector<std::string_view> names;
   for (const auto& c : table) names.push_back(c.name);
   throw usage_error("retarget: unknown command '" + name + "' (closest: " +
-                    retarget::detail::join_names(retarget::detail::closest_names(name, names)) +
+                    retarget::join_names(retarget::closest_names(name, names)) +
                     ")");
 }
 
@@ -144,8 +144,6 @@ std::string scientific(double v) {
 }  // namespace cli
 
 int main(int argc, char** argv) {
-  // The tool is built in the source tree: its ONNX Runtime worker is there unless told otherwise.
-  ::setenv("RETARGET_ORT_DIR", RETARGET_SOURCE_DIR "/tools/ort", 0);
   try {
     return cli::main_of(std::vector<std::string>(argv + 1, argv + argc), std::cout);
   } catch (const cli::usage_error& e) {

@@ -26,25 +26,32 @@ std::string number(double v) {
 
 }  // namespace
 
+template <class M>
+int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
+           const std::optional<std::string>& output_dir, typename M::param param, bool work_dir_given,
+           std::ostream& out);
+
 int run(arguments& args, std::ostream& out) {
   const std::string backend = args.required("--backend", "NAME");
   const auto inputs = args.all("--input");
   const auto output_dir = args.one("--output-dir");
-  auto rest = args.rest();
-  std::vector<std::string> param_options;
-  std::vector<std::string> files;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i].starts_with("-")) {
-      param_options.push_back(rest[i]);
-      if (rest[i].find('=') == std::string::npos && i + 1 < rest.size())
-        param_options.push_back(rest[++i]);
-    } else {
-      files.push_back(rest[i]);
-    }
-  }
-  if (files.size() != 1)
-    throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
-  const fs::path model_path = files.front();
+  // The backend's own options (its param) are taken out before the model file is.
+  return managers::visit(backend, [&](auto manager) {
+    using M = decltype(manager);
+    const bool work_dir_given = args.has("--work-dir");
+    auto param = retarget::options::from_command_line<typename M::param>(args);
+    const auto files = args.positionals();
+    if (files.size() != 1)
+      throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
+    return run_on<M>(files.front(), inputs, output_dir, std::move(param), work_dir_given, out);
+  });
+}
+
+template <class M>
+int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
+           const std::optional<std::string>& output_dir, typename M::param param, bool work_dir_given,
+           std::ostream& out) {
+
 
   retarget::backend::tensor_map feeds;
   for (const auto& in : inputs) {
@@ -67,15 +74,11 @@ int run(arguments& args, std::ostream& out) {
     if (!wanted.contains(name))
       throw usage_error("retarget: run: " + model_path.string() + " has no input '" + name + "'");
 
-  return managers::visit(backend, [&](auto manager) {
-    using M = decltype(manager);
+  {
     if (!M::is_available())
-      throw retarget::error("retarget: run: backend " + backend +
+      throw retarget::error("retarget: run: backend " + std::string(M::backend::name) +
                             " is not available here (see retarget backends)");
     scratch_dir scratch(fs::temp_directory_path(), "retarget-run");
-    auto param = retarget::backend::parse_options<typename M::param>(param_options);
-    bool work_dir_given = false;
-    for (const auto& o : param_options) work_dir_given |= o.starts_with("--work-dir");
     if (!work_dir_given) param.work_dir = scratch.path().string();
     const auto backend_files = M::to_backend(model_path, param);
     auto wrapper = M::build_wrapper(backend_files, param);
@@ -97,7 +100,7 @@ int run(arguments& args, std::ostream& out) {
     }
     if (output_dir) out << "wrote " << outputs.size() << " outputs to " << *output_dir << "\n";
     return 0;
-  });
+  }
 }
 
 }  // namespace cli

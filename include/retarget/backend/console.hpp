@@ -12,7 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <retarget/backend/manager.hpp>
-#include <retarget/backend/param.hpp>
+#include <retarget/options/command_line.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <string>
 #include <vector>
@@ -29,35 +29,17 @@ inline ir::tensor read_tensor_file(const std::filesystem::path& path) {
   return ir::tensor(std::move(proto));
 }
 
-// Takes "--name value" or "--name=value" out of args; nullopt when absent.
-inline std::vector<std::string> take_all(std::vector<std::string>& args, const std::string& name) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < args.size();) {
-    if (args[i] == name && i + 1 < args.size()) {
-      out.push_back(args[i + 1]);
-      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i),
-                 args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-    } else if (args[i].starts_with(name + "=")) {
-      out.push_back(args[i].substr(name.size() + 1));
-      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
-
 template <class M>
-int run_command(const std::string& command, std::vector<std::string> args, std::ostream& out) {
+int run_command(const std::string& command, options::arguments& args, std::ostream& out) {
   using P = typename M::param;
   const std::string backend_name(M::backend::name);
   const auto help = [&](const char* usage) {
     out << "usage: retarget backend " << backend_name << " " << usage << "\n\n"
         << backend_name << " options:\n"
-        << options_help<P>();
+        << options::help<P>();
     return 0;
   };
-  const bool wants_help = std::erase(args, "--help") + std::erase(args, "-h") > 0;
+  const bool wants_help = args.flag("--help") + args.flag("-h") > 0;
   if (command == "check") {
     out << backend_name << ": " << (M::is_available() ? "available" : "not available") << ", "
         << M::version() << "\n"
@@ -66,17 +48,16 @@ int run_command(const std::string& command, std::vector<std::string> args, std::
   }
   if (command == "convert") {
     if (wants_help) return help("convert --onnx-path MODEL.onnx [options]");
-    const auto onnx_path = take_all(args, "--onnx-path");
-    if (onnx_path.size() != 1) throw error("retarget: convert needs one --onnx-path MODEL.onnx");
-    const auto files = M::to_backend(onnx_path.front(), parse_options<P>(args));
+    const auto onnx_path = args.required("--onnx-path", "MODEL.onnx");
+    const auto files = M::to_backend(onnx_path, options::from_command_line<P>(args.rest()));
     for (const auto& f : files) out << f.string() << "\n";
     return 0;
   }
   if (command == "run") {
     if (wants_help) return help("run --input name=FILE.pb ... [--output-dir DIR] [options]");
-    const auto inputs = take_all(args, "--input");
-    const auto output_dir = take_all(args, "--output-dir");
-    const P p = parse_options<P>(args);
+    const auto inputs = args.all("--input");
+    const auto output_dir = args.one("--output-dir");
+    const P p = options::from_command_line<P>(args.rest());
     tensor_map feeds;
     for (const auto& in : inputs) {
       const auto eq = in.find('=');
@@ -89,10 +70,9 @@ int run_command(const std::string& command, std::vector<std::string> args, std::
       std::string dims;
       for (auto d : t.dims()) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
       out << name << ": " << to_string(t.type()) << " [" << dims << "]\n";
-      if (!output_dir.empty()) {
-        std::filesystem::create_directories(output_dir.front());
-        std::ofstream f(std::filesystem::path(output_dir.front()) / (name + ".pb"),
-                        std::ios::binary);
+      if (output_dir) {
+        std::filesystem::create_directories(*output_dir);
+        std::ofstream f(std::filesystem::path(*output_dir) / (name + ".pb"), std::ios::binary);
         t.proto().SerializeToOstream(&f);
       }
     }
@@ -115,7 +95,6 @@ int backend_console(std::vector<std::string> args, std::ostream& out) {
     return args.empty() ? 2 : 0;
   }
   if (args.front() == "backends") {
-    int status = 0;
     for (auto n : Managers::names())
       Managers::visit(n, [&](auto m) {
         using M = decltype(m);
@@ -130,15 +109,14 @@ int backend_console(std::vector<std::string> args, std::ostream& out) {
           pos = nl + 1;
         }
       });
-    return status;
+    return 0;
   }
   if (args.front() == "backend") {
     if (args.size() < 3)
       throw error("retarget: usage: retarget backend NAME check|convert|run ...");
     const std::string name = args[1], command = args[2];
-    args.erase(args.begin(), args.begin() + 3);
-    return Managers::visit(
-        name, [&](auto m) { return detail::run_command<decltype(m)>(command, args, out); });
+    options::arguments rest({args.begin() + 3, args.end()});
+    return Managers::visit(name, [&](auto m) { return detail::run_command<decltype(m)>(command, rest, out); });
   }
   throw error("retarget: unknown command '" + args.front() + "' (backends, backend)");
 }

@@ -1,7 +1,8 @@
-// Backend managers: one per backend tag, the entry to everything about a backend, as in
+// Backend managers: one per backend tag, the entry to everything about an engine, as in
 // "How to support new backends": its param, availability and version, an environment
-// report, conversion of an ONNX file to the backend's files, and an inference wrapper.
-// Managers are checked at compile time, with one readable error per missing piece.
+// report, conversion of an ONNX file to the engine's files, and an inference wrapper.
+// Managers are checked at compile time, with one readable error per missing piece. The
+// managers retarget ships live in their engines' packages (retarget/backends/NAME/).
 #ifndef RETARGET_BACKEND_MANAGER_HPP
 #define RETARGET_BACKEND_MANAGER_HPP
 
@@ -13,10 +14,10 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <retarget/backend/param.hpp>
 #include <retarget/core/backend.hpp>
-#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/options/field.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <string>
 #include <string_view>
@@ -36,67 +37,77 @@ concept Wrapper = requires(W& w, const tensor_map& in) {
 
 namespace detail {
 
-// One static_assert per piece, so a manager missing two pieces gets two clear lines.
+// Each piece a manager needs, once; the concept and the diagnostics below both read these.
+template <class M>
+struct manager_requirements {
+  static constexpr bool backend = requires { typename M::backend; } && Backend<typename M::backend>;
+  static constexpr bool param = requires { typename M::param; } && options::Described<typename M::param>;
+  static constexpr bool is_available = requires {
+    { M::is_available() } -> std::convertible_to<bool>;
+  };
+  static constexpr bool version = requires {
+    { M::version() } -> std::convertible_to<std::string>;
+  };
+  static constexpr bool check_env = requires {
+    { M::check_env() } -> std::convertible_to<std::string>;
+  };
+  template <class P>
+  static constexpr bool model_files = requires(const P& p) {
+    { M::model_files(p) } -> std::convertible_to<file_list>;
+  };
+  template <class P>
+  static constexpr bool to_backend = requires(const P& p) {
+    { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
+  };
+  template <class P>
+  static constexpr bool build_wrapper = requires(const P& p, const file_list& files) {
+    { M::build_wrapper(files, p) } -> Wrapper;
+  };
+  template <class P>
+  static constexpr bool param_from_config = requires(const boost::json::value& j) {
+    { M::param_from_config(j, std::string()) } -> std::same_as<P>;
+  };
+  template <class P>
+  static constexpr bool with_param =
+      model_files<P> && to_backend<P> && build_wrapper<P> && param_from_config<P>;
+};
+
+template <class M, bool HasParam = manager_requirements<M>::param>
+struct param_requirements {
+  static constexpr bool model_files = true, to_backend = true, build_wrapper = true,
+                        param_from_config = true;
+};
+template <class M>
+struct param_requirements<M, true> {
+  using R = manager_requirements<M>;
+  using P = typename M::param;
+  static constexpr bool model_files = R::template model_files<P>;
+  static constexpr bool to_backend = R::template to_backend<P>;
+  static constexpr bool build_wrapper = R::template build_wrapper<P>;
+  static constexpr bool param_from_config = R::template param_from_config<P>;
+};
+
+// One static_assert per missing piece, so a manager missing two pieces gets two clear lines.
 template <class M>
 struct manager_checks {
-  static constexpr bool has_backend = requires { typename M::backend; }
-  &&Backend<typename M::backend>;
-  static_assert(has_backend, "retarget: backend manager has no `using backend = <a Backend tag>;`");
-  static constexpr bool has_param = requires { typename M::param; }
-  &&Param<typename M::param>;
-  static_assert(
-      has_param,
-      "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
-  static_assert(
-      requires {
-        { M::is_available() } -> std::convertible_to<bool>;
-      },
-      "retarget: backend manager has no static bool is_available()");
-  static_assert(
-      requires {
-        { M::version() } -> std::convertible_to<std::string>;
-      },
-      "retarget: backend manager has no static std::string version()");
-  static_assert(
-      requires {
-        { M::check_env() } -> std::convertible_to<std::string>;
-      },
-      "retarget: backend manager has no static std::string check_env()");
-  static constexpr bool complete =
-      has_param &&
-      requires(const typename M::param& p, const file_list& files, const boost::json::value& j) {
-    { M::model_files(p) } -> std::convertible_to<file_list>;
-    { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
-    { M::build_wrapper(files, p) } -> Wrapper;
-    { M::param_from_config(j, std::string()) } -> std::same_as<typename M::param>;
-  };
-  static_assert(
-      !has_param ||
-          requires(const typename M::param& p) {
-            { M::model_files(p) } -> std::convertible_to<file_list>;
-          },
-      "retarget: backend manager has no static file_list model_files(const param&)");
-  static_assert(
-      !has_param ||
-          requires(const typename M::param& p) {
-            { M::to_backend(std::filesystem::path(), p) } -> std::convertible_to<file_list>;
-          },
-      "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& "
-      "onnx, const param&)");
-  static_assert(
-      !has_param ||
-          requires(const typename M::param& p, const file_list& files) {
-            { M::build_wrapper(files, p) } -> Wrapper;
-          },
-      "retarget: backend manager has no static build_wrapper(const file_list&, const param&) "
-      "returning a Wrapper");
-  static_assert(
-      !has_param ||
-          requires(const boost::json::value& j) {
-            { M::param_from_config(j, std::string()) } -> std::same_as<typename M::param>;
-          },
-      "retarget: backend manager has no static param param_from_config(const boost::json::value&, "
-      "const std::string& where)");
+  using R = manager_requirements<M>;
+  using PR = param_requirements<M>;
+  static_assert(R::backend, "retarget: backend manager has no `using backend = <a Backend tag>;`");
+  static_assert(R::param,
+                "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
+  static_assert(R::is_available, "retarget: backend manager has no static bool is_available()");
+  static_assert(R::version, "retarget: backend manager has no static std::string version()");
+  static_assert(R::check_env, "retarget: backend manager has no static std::string check_env()");
+  static_assert(PR::model_files, "retarget: backend manager has no static file_list model_files(const param&)");
+  static_assert(PR::to_backend,
+                "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& "
+                "onnx, const param&)");
+  static_assert(PR::build_wrapper,
+                "retarget: backend manager has no static build_wrapper(const file_list&, const param&) "
+                "returning a Wrapper");
+  static_assert(PR::param_from_config,
+                "retarget: backend manager has no static param param_from_config(const boost::json::value&, "
+                "const std::string& where)");
   static constexpr bool value = true;
 };
 
@@ -106,8 +117,10 @@ template <class M>
 concept Manager = requires {
   typename M::backend;
   typename M::param;
-}
-&&detail::manager_checks<M>::complete;
+} && detail::manager_requirements<M>::backend && detail::manager_requirements<M>::param &&
+    detail::manager_requirements<M>::is_available && detail::manager_requirements<M>::version &&
+    detail::manager_requirements<M>::check_env &&
+    detail::manager_requirements<M>::template with_param<typename M::param>;
 
 // Checks each manager (with the errors above) and finds one by name at run time.
 template <class... Managers>
@@ -136,7 +149,7 @@ struct manager_list {
  private:
   [[noreturn]] static void unknown(std::string_view name) {
     throw error("retarget: unknown backend '" + std::string(name) + "' (closest: " +
-                retarget::detail::join_names(retarget::detail::closest_names(name, names())) + ")");
+                retarget::join_names(retarget::closest_names(name, names())) + ")");
   }
 };
 

@@ -1,5 +1,5 @@
 // Backend tags: an inference engine named at compile time, with the backends it falls back
-// to when it has no rewrite of its own (a versioned tensorrt10 falls back to tensorrt).
+// to when it has no rewrite of its own (a versioned my_engine2 falls back to my_engine).
 #ifndef RETARGET_CORE_BACKEND_HPP
 #define RETARGET_CORE_BACKEND_HPP
 
@@ -27,7 +27,7 @@ concept Backend = requires {
 }
 &&detail::is_type_list<typename B::fallbacks>;
 
-// The usual way to declare one: struct tensorrt10 : backend_tag<"tensorrt10", tensorrt> {};
+// The usual way to declare one: struct my_engine2 : backend_tag<"my_engine2", my_engine> {};
 template <fixed_string Name, class... Fallbacks>
 struct backend_tag {
   static constexpr std::string_view name = Name;
@@ -36,13 +36,9 @@ struct backend_tag {
 
 namespace backends {
 // The default backend: the one a call resolves to when no argument carries a backend, and
-// the slot of default rewrites, which every backend reaches at the end of its chain.
+// the slot of default rewrites, which every backend reaches at the end of its chain. The
+// engines retarget ships are declared in their packages (retarget/backends/NAME.hpp).
 struct default_ : backend_tag<"default"> {};
-
-struct onnxruntime : backend_tag<"onnxruntime"> {};
-struct opencv_dnn : backend_tag<"opencv_dnn"> {};
-struct tensorrt : backend_tag<"tensorrt"> {};
-struct tensorrt10 : backend_tag<"tensorrt10", tensorrt> {};
 }  // namespace backends
 
 using default_backend = backends::default_;

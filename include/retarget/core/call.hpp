@@ -2,8 +2,8 @@
 // than the one its arguments carry; under the environment (config and log) given first, or
 // else the one the arguments carry.
 //
-//   retarget::call<retarget::backends::tensorrt>(repeat, x, sizes);
-//   retarget::call<retarget::backends::tensorrt>(retarget::rewrite_env{cfg, &log}, repeat, x,
+//   retarget::call<my_engine>(repeat, x, sizes);
+//   retarget::call<my_engine>(retarget::rewrite_env{cfg, &log}, repeat, x,
 //   sizes);
 #ifndef RETARGET_CORE_CALL_HPP
 #define RETARGET_CORE_CALL_HPP

@@ -1,5 +1,5 @@
 // Questions about selection that the compiler answers, for tests and reports:
-//   static_assert(retarget::selected_rewrite_name<repeat_fn, backends::tensorrt10> == "tensorrt");
+//   static_assert(retarget::selected_rewrite_name<repeat_fn, my_engine2> == "my_engine");
 #ifndef RETARGET_CORE_INTROSPECTION_HPP
 #define RETARGET_CORE_INTROSPECTION_HPP
 

@@ -4,7 +4,7 @@
 // rewrite declares) and runs in place of the module's forward.
 //
 //   struct srcnn : retarget::rewritable_module<srcnn> { auto forward(auto x) const; ... };
-//   template <> struct retarget::module_rewrite<srcnn, retarget::backends::opencv_dnn>
+//   template <> struct retarget::module_rewrite<srcnn, my_engine>
 //       : retarget::wrap_with<srcnn_wrapper, 4> {};   // srcnn_wrapper(module, cfg, 4)
 #ifndef RETARGET_CORE_MODULE_HPP
 #define RETARGET_CORE_MODULE_HPP

@@ -6,7 +6,7 @@
 //     double origin(double x, double k) const { return x * k; }
 //   } scale;
 //
-//   template <> struct retarget::function_rewrite<scale_fn, retarget::backends::tensorrt> {
+//   template <> struct retarget::function_rewrite<scale_fn, my_engine> {
 //     static double call(const auto& ctx, double x, double k) { return ctx.origin(x, 2 * k); }
 //   };
 #ifndef RETARGET_CORE_REWRITABLE_HPP

@@ -228,8 +228,8 @@ inline constexpr bool is_rewrite_context_v<rewrite_context<F, B, Slots, Env>> = 
 namespace detail {
 
 // Called from a catch block: an exception leaving a rewrite becomes a retarget::error that names
-// the rewrite, what it rewrites and the backend, e.g. "retarget: function 'repeat', tensorrt
-// rewrite (backend tensorrt10): ...". The original stays reachable with std::rethrow_if_nested;
+// the rewrite, what it rewrites and the backend, e.g. "retarget: function 'repeat', my_engine
+// rewrite (backend my_engine2): ...". The original stays reachable with std::rethrow_if_nested;
 // std::bad_alloc and exceptions not derived from std::exception pass through unchanged.
 [[noreturn]] inline void rethrow_from_rewrite(rewrite_kind kind, std::string_view target,
                                               std::string_view backend, std::string_view rewrite) {

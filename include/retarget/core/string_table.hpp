@@ -12,7 +12,7 @@
 #include <array>
 #include <boost/mp11/list.hpp>
 #include <cstddef>
-#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <string>
@@ -55,11 +55,11 @@ class string_table {
   constexpr const V& at(std::string_view name, std::string_view what = "name") const {
     if (const V* v = find(name)) return *v;
     throw error("retarget: unknown " + std::string(what) + " '" + std::string(name) +
-                "' (closest: " + detail::join_names(closest(name)) + ")");
+                "' (closest: " + join_names(closest(name)) + ")");
   }
 
   std::vector<std::string_view> closest(std::string_view name, std::size_t count = 3) const {
-    return detail::closest_names(name, names(), count);
+    return closest_names(name, names(), count);
   }
 
   constexpr std::array<std::string_view, N> names() const noexcept {

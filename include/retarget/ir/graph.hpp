@@ -21,7 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
@@ -389,7 +389,7 @@ class graph_base {
       throw error(where(node, version) + ": unknown op (the domain has no declared schemas)");
     throw error(
         where(node, version) + ": unknown op (closest: " +
-        retarget::detail::join_names(retarget::detail::closest_names(node.op_type(), names)) + ")");
+        retarget::join_names(retarget::closest_names(node.op_type(), names)) + ")");
   }
 
   // The checks that name the attribute, before the schema's own Verify.
@@ -404,7 +404,7 @@ class graph_base {
         std::vector<std::string> names;
         for (const auto& [n, _] : declared) names.push_back(n);
         throw error(where(node, version) + ": unknown attribute '" + a.name() + "' (closest: " +
-                    retarget::detail::join_names(retarget::detail::closest_names(a.name(), names)) +
+                    retarget::join_names(retarget::closest_names(a.name(), names)) +
                     ")");
       }
       if (a.type() != it->second.type)

@@ -9,7 +9,7 @@
 #define RETARGET_TRACE_EXPORT_HPP
 
 #include <retarget/core/backend.hpp>
-#include <retarget/core/detail/edit_distance.hpp>
+#include <retarget/core/closest_names.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/trace/session.hpp>
@@ -133,7 +133,7 @@ export_result export_onnx(std::string_view backend, const Model& model, const in
   });
   if (!result)
     throw error("retarget: unknown backend '" + std::string(backend) + "' (closest: " +
-                retarget::detail::join_names(retarget::detail::closest_names(backend, names)) + ")");
+                retarget::join_names(retarget::closest_names(backend, names)) + ")");
   return std::move(*result);
 }
 

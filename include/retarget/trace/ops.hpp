@@ -30,19 +30,6 @@ using ints = std::vector<std::int64_t>;
 
 namespace detail {
 
-template <class T>
-struct tensor_backend {
-  using type = void;
-};
-template <class B>
-struct tensor_backend<tensor<B>> {
-  using type = B;
-};
-template <class B>
-struct tensor_backend<std::vector<tensor<B>>> {
-  using type = B;
-};
-
 template <class First, class... Rest>
 session& session_of(const First& first, const Rest&... rest) {
   if constexpr (is_tensor_v<First>) return first.owner();

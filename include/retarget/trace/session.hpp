@@ -4,7 +4,6 @@
 #define RETARGET_TRACE_SESSION_HPP
 
 #include <retarget/core/error.hpp>
-#include <retarget/core/detail/type_name.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/core/rewrite_log.hpp>
 #include <retarget/ir/graph.hpp>
@@ -35,7 +34,7 @@ class config_ref {
   const T& as() const {
     if (!holds<T>())
       throw error("retarget: the deploy config is " + (type_ ? boost::core::demangle(type_->name()) : std::string("absent")) +
-                  ", not the " + std::string(retarget::detail::type_name<T>()) + " a rewrite asked for");
+                  ", not the " + boost::core::demangle(typeid(T).name()) + " a rewrite asked for");
     return *static_cast<const T*>(object_);
   }
 

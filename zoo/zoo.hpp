@@ -1,7 +1,8 @@
-// The model zoo `retarget deploy --model NAME` draws from: the tutorial models, with PyTorch's
-// weights, a test input and PyTorch's outputs (tests/data, from tools/make_srcnn_reference.py).
-#ifndef RETARGET_TOOLS_ZOO_HPP
-#define RETARGET_TOOLS_ZOO_HPP
+// The model zoo: the tutorial models, with PyTorch's weights, a test input and PyTorch's
+// outputs (zoo/NAME/, from tools/make_srcnn_reference.py). `retarget deploy --model NAME`
+// draws from it, and the tests that run the tutorial model on real engines use it too.
+#ifndef RETARGET_ZOO_ZOO_HPP
+#define RETARGET_ZOO_ZOO_HPP
 
 #include <cstdlib>
 #include <filesystem>
@@ -14,10 +15,11 @@ namespace zoo {
 
 namespace fs = std::filesystem;
 
-// Where the weights and references are: $RETARGET_ZOO_DIR, else the source tree's tests/data.
+// Where the weights and references are: $RETARGET_ZOO_DIR, else this folder (RETARGET_ZOO_DIR
+// names it at build time).
 inline fs::path data_dir() {
   if (const char* dir = std::getenv("RETARGET_ZOO_DIR"); dir && *dir) return dir;
-  return fs::path(RETARGET_SOURCE_DIR) / "tests/data";
+  return RETARGET_ZOO_DIR;
 }
 
 // SRCNN as in the seeds: an upsampler, then conv 9x9 64, relu, conv 1x1 32, relu, conv 5x5 3.
@@ -68,4 +70,4 @@ using entries = boost::mp11::mp_list<srcnn_entry>;
 
 }  // namespace zoo
 
-#endif  // RETARGET_TOOLS_ZOO_HPP
+#endif  // RETARGET_ZOO_ZOO_HPP

@@ -1,32 +1,24 @@
-// The onnxruntime backend: ONNX Runtime 1.30 through its official Node.js binding
+// The onnxruntime manager: ONNX Runtime 1.30 through its official Node.js binding
 // (onnxruntime-node). The wrapper keeps one worker process per model alive and exchanges
-// TensorProto messages with it over pipes.
-#ifndef RETARGET_BACKEND_ONNXRUNTIME_HPP
-#define RETARGET_BACKEND_ONNXRUNTIME_HPP
+// TensorProto messages with it over pipes. The worker (worker/ beside this header) is found
+// through the param's runtime_dir, else $RETARGET_ORT_DIR, else where retarget's CMake
+// package put it (RETARGET_ONNXRUNTIME_WORKER_DIR, set by the target retarget::onnxruntime).
+#ifndef RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
+#define RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <retarget/backend/detail/worker_process.hpp>
 #include <retarget/backend/manager.hpp>
-#include <retarget/backend/param.hpp>
-#include <retarget/core/backend.hpp>
+#include <retarget/backend/process.hpp>
+#include <retarget/backends/onnxruntime/backend.hpp>
+#include <retarget/backends/onnxruntime/param.hpp>
+#include <retarget/options/json.hpp>
 #include <string>
 
-namespace retarget::backend {
-
-struct onnxruntime_param {
-  field<std::string, "The working directory: where the model files go."> work_dir{"."};
-  file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{"end2end"};
-  field<std::string,
-        "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
-        "empty: $RETARGET_ORT_DIR">
-      runtime_dir;
-};
-
-BOOST_DESCRIBE_STRUCT(onnxruntime_param, (), (work_dir, file_name, runtime_dir))
+namespace retarget::backends {
 
 class onnxruntime_wrapper {
  public:
@@ -34,7 +26,7 @@ class onnxruntime_wrapper {
       : log_(std::filesystem::temp_directory_path() /
              ("retarget-ort-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) +
               ".log")),
-        process_(std::make_unique<detail::worker_process>(
+        process_(std::make_unique<retarget::backend::worker_process>(
             std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string()},
             log_.string())) {
     if (!process_->read_bytes(version_)) fail("did not start");
@@ -49,7 +41,7 @@ class onnxruntime_wrapper {
   // "onnxruntime 1.30.0", as the worker reports it.
   const std::string& version() const noexcept { return version_; }
 
-  tensor_map run(const tensor_map& inputs) {
+  retarget::backend::tensor_map run(const retarget::backend::tensor_map& inputs) {
     process_->write_u32(static_cast<std::uint32_t>(inputs.size()));
     for (const auto& [name, t] : inputs) {
       process_->write_bytes(name);
@@ -64,7 +56,7 @@ class onnxruntime_wrapper {
     }
     std::uint32_t count = 0;
     if (!process_->read_u32(count)) fail("stopped");
-    tensor_map out;
+    retarget::backend::tensor_map out;
     for (std::uint32_t i = 0; i < count; ++i) {
       std::string name, bytes;
       if (!process_->read_bytes(name) || !process_->read_bytes(bytes)) fail("stopped");
@@ -88,7 +80,7 @@ class onnxruntime_wrapper {
   }
 
   std::filesystem::path log_;
-  std::unique_ptr<detail::worker_process> process_;
+  std::unique_ptr<retarget::backend::worker_process> process_;
   std::string version_;
 };
 
@@ -98,8 +90,12 @@ struct onnxruntime_manager {
 
   static std::filesystem::path runtime_dir(const param& p = {}) {
     if (!p.runtime_dir->empty()) return *p.runtime_dir;
-    const char* env = std::getenv("RETARGET_ORT_DIR");
-    return env ? env : "";
+    if (const char* env = std::getenv("RETARGET_ORT_DIR"); env && *env) return env;
+#ifdef RETARGET_ONNXRUNTIME_WORKER_DIR
+    return RETARGET_ONNXRUNTIME_WORKER_DIR;
+#else
+    return {};
+#endif
   }
   static std::string installed_version(const param& p = {}) {
     std::ifstream in(runtime_dir(p) / "node_modules/onnxruntime-node/package.json");
@@ -110,7 +106,7 @@ struct onnxruntime_manager {
   }
 
   static bool is_available() {
-    return !find_program("node").empty() && !installed_version().empty();
+    return !retarget::backend::find_program("node").empty() && !installed_version().empty();
   }
   static std::string version() {
     const auto v = installed_version();
@@ -118,34 +114,34 @@ struct onnxruntime_manager {
   }
   static std::string check_env() {
     std::string out = "node: ";
-    const auto node = find_program("node");
+    const auto node = retarget::backend::find_program("node");
     out += node.empty() ? "not found on PATH" : node.string();
     out += "\nworker folder: ";
     const auto dir = runtime_dir();
-    out += dir.empty() ? "not set (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
+    out += dir.empty() ? "not found (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
     out += "\nonnxruntime-node: ";
     const auto v = installed_version();
     out += v.empty() ? "not installed there (npm install --ignore-scripts onnxruntime-node@1.30.0)"
                      : v;
     return out;
   }
-  static file_list model_files(const param& p) {
+  static retarget::backend::file_list model_files(const param& p) {
     return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
   }
   // ONNX Runtime runs the ONNX file itself: it is copied into place.
-  static file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
-    return copy_model_into_place(onnx_file, model_files(p).front());
+  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+    return retarget::backend::copy_model_into_place(onnx_file, model_files(p).front());
   }
-  static onnxruntime_wrapper build_wrapper(const file_list& files, const param& p) {
+  static onnxruntime_wrapper build_wrapper(const retarget::backend::file_list& files, const param& p) {
     if (files.empty()) throw error("retarget: onnxruntime needs the model file");
     if (runtime_dir(p).empty()) throw error("retarget: onnxruntime: " + check_env());
     return onnxruntime_wrapper(files.front(), runtime_dir(p));
   }
   static param param_from_config(const boost::json::value& j, const std::string& where) {
-    return from_json<param>(j, where);
+    return options::from_json<param>(j, where);
   }
 };
 
-}  // namespace retarget::backend
+}  // namespace retarget::backends
 
-#endif  // RETARGET_BACKEND_ONNXRUNTIME_HPP
+#endif  // RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP

@@ -2,7 +2,7 @@
 // then answers run requests on stdin with results on stdout, as length-prefixed frames of
 // TensorProto messages, until stdin closes.
 //
-//   node tools/ort/worker.js MODEL.onnx
+//   node worker.js MODEL.onnx
 // Frames (little-endian u32 lengths):
 //   hello     -> u32 len, "onnxruntime <version>"                       (once, at start)
 //   request   <- u32 count, count x (u32 len, name, u32 len, TensorProto)

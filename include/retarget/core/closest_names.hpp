@@ -1,6 +1,7 @@
-// Levenshtein distance, ignoring ASCII case: ranks the names offered when a name is unknown.
-#ifndef RETARGET_CORE_DETAIL_EDIT_DISTANCE_HPP
-#define RETARGET_CORE_DETAIL_EDIT_DISTANCE_HPP
+// "Did you mean" suggestions: the known names nearest to an unknown one, ranked by their
+// Levenshtein distance ignoring ASCII case. Every error about an unknown name uses them.
+#ifndef RETARGET_CORE_CLOSEST_NAMES_HPP
+#define RETARGET_CORE_CLOSEST_NAMES_HPP
 
 #include <algorithm>
 #include <cstddef>
@@ -8,11 +9,13 @@
 #include <string_view>
 #include <vector>
 
-namespace retarget::detail {
+namespace retarget {
 
+namespace detail {
 constexpr char ascii_lower(char c) noexcept {
   return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
 }
+}  // namespace detail
 
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -22,7 +25,7 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
       const std::size_t above = row[j];
-      const bool same = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]);
+      const bool same = detail::ascii_lower(a[i - 1]) == detail::ascii_lower(b[j - 1]);
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
       diagonal = above;
     }
@@ -54,6 +57,6 @@ std::string join_names(const Range& names) {
   return out;
 }
 
-}  // namespace retarget::detail
+}  // namespace retarget
 
-#endif  // RETARGET_CORE_DETAIL_EDIT_DISTANCE_HPP
+#endif  // RETARGET_CORE_CLOSEST_NAMES_HPP

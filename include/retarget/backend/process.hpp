@@ -1,6 +1,8 @@
-// A child process spoken to over two pipes, for backends that run out of process.
-#ifndef RETARGET_BACKEND_DETAIL_WORKER_PROCESS_HPP
-#define RETARGET_BACKEND_DETAIL_WORKER_PROCESS_HPP
+// Other programs, started one way (posix_spawn, no shell to quote for): run_program runs a
+// tool such as an engine builder to its end; worker_process keeps a child alive and speaks to
+// it over two pipes, for engines that run out of process.
+#ifndef RETARGET_BACKEND_PROCESS_HPP
+#define RETARGET_BACKEND_PROCESS_HPP
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,8 +19,35 @@
 
 extern char** environ;
 
-namespace retarget::backend::detail {
+namespace retarget::backend {
 
+namespace detail {
+
+// posix_spawnp with the given file actions; throws with the program's name when it cannot.
+inline pid_t spawn(const std::vector<std::string>& argv, const posix_spawn_file_actions_t* actions) {
+  if (argv.empty()) throw error("retarget: no program to start");
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  if (const int rc = ::posix_spawnp(&pid, args[0], actions, nullptr, args.data(), environ); rc != 0)
+    throw error("retarget: cannot start " + argv[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+}  // namespace detail
+
+// Runs argv[0] (looked up on PATH) with the given arguments, with the caller's stdin, stdout
+// and stderr, and waits for it; returns its exit status (128 + the signal if one ended it).
+inline int run_program(const std::vector<std::string>& argv) {
+  const pid_t pid = detail::spawn(argv, nullptr);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw error("retarget: lost " + argv[0] + ": " + std::strerror(errno));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// A child that stays alive across requests, spoken to over its stdin and stdout.
 class worker_process {
  public:
   // Starts argv[0] (looked up on PATH) with its stdin and stdout on pipes; stderr goes to
@@ -32,19 +61,20 @@ class worker_process {
     posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
     posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const int rc = ::posix_spawnp(&pid_, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(to_child[0]);
-    ::close(from_child[1]);
     to_ = to_child[1];
     from_ = from_child[0];
-    if (rc != 0) {
+    try {
+      pid_ = detail::spawn(argv, &actions);
+    } catch (...) {
+      posix_spawn_file_actions_destroy(&actions);
+      ::close(to_child[0]);
+      ::close(from_child[1]);
       close_pipes();
-      throw error("retarget: cannot start " + argv[0] + ": " + std::strerror(rc));
+      throw;
     }
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(to_child[0]);  // the child's ends
+    ::close(from_child[1]);
   }
   worker_process(const worker_process&) = delete;
   worker_process& operator=(const worker_process&) = delete;
@@ -103,6 +133,6 @@ class worker_process {
   int to_ = -1, from_ = -1;
 };
 
-}  // namespace retarget::backend::detail
+}  // namespace retarget::backend
 
-#endif  // RETARGET_BACKEND_DETAIL_WORKER_PROCESS_HPP
+#endif  // RETARGET_BACKEND_PROCESS_HPP

@@ -1,0 +1,134 @@
+// The opencv_dnn manager: OpenCV 4.6's DNN module, in process. It runs where retarget is built
+// with OpenCV (the target retarget::opencv_dnn defines RETARGET_HAS_OPENCV_DNN and links
+// OpenCV); elsewhere the manager is there but not available, and says why.
+#ifndef RETARGET_BACKENDS_OPENCV_DNN_MANAGER_HPP
+#define RETARGET_BACKENDS_OPENCV_DNN_MANAGER_HPP
+
+#include <filesystem>
+#include <retarget/backend/manager.hpp>
+#include <retarget/backends/opencv_dnn/backend.hpp>
+#include <retarget/backends/opencv_dnn/param.hpp>
+#include <retarget/options/json.hpp>
+#include <string>
+#include <vector>
+
+#if RETARGET_HAS_OPENCV_DNN
+#include <cstring>
+#include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
+#include <opencv2/dnn.hpp>
+#endif
+
+namespace retarget::backends {
+
+#if RETARGET_HAS_OPENCV_DNN
+
+namespace detail {
+
+// OpenCV's DNN takes and gives float32 Mats of any rank.
+inline cv::Mat to_mat(const ir::tensor& t, const std::string& name) {
+  if (t.type() != ir::dtype::f32)
+    throw error("retarget: opencv_dnn: input '" + name + "' is " +
+                std::string(to_string(t.type())) + "; OpenCV's DNN takes float32");
+  const auto dims = t.dims();
+  std::vector<int> sizes(dims.begin(), dims.end());
+  if (sizes.empty()) sizes.push_back(1);
+  cv::Mat m(static_cast<int>(sizes.size()), sizes.data(), CV_32F);
+  std::memcpy(m.ptr(), t.proto().raw_data().data(), t.proto().raw_data().size());
+  return m;
+}
+
+inline ir::tensor to_tensor(const cv::Mat& m) {
+  cv::Mat f;
+  m.convertTo(f, CV_32F);
+  ir::dims_t dims;
+  for (int i = 0; i < f.dims; ++i) dims.push_back(f.size[i]);
+  const auto* p = reinterpret_cast<const std::byte*>(f.ptr());
+  return ir::tensor::from_raw(ir::dtype::f32, dims, {p, f.total() * sizeof(float)});
+}
+
+}  // namespace detail
+
+class opencv_dnn_wrapper {
+ public:
+  explicit opencv_dnn_wrapper(const std::filesystem::path& model) {
+    // OpenCV logs the failure it then throws; the exception is enough, in retarget's words.
+    const auto level = cv::utils::logging::getLogLevel();
+    cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+    try {
+      net_ = cv::dnn::readNetFromONNX(model.string());
+    } catch (const cv::Exception& e) {
+      cv::utils::logging::setLogLevel(level);
+      throw error("retarget: opencv_dnn cannot load " + model.string() + ": " + e.what());
+    }
+    cv::utils::logging::setLogLevel(level);
+    outputs_ = net_.getUnconnectedOutLayersNames();
+  }
+
+  retarget::backend::tensor_map run(const retarget::backend::tensor_map& inputs) {
+    try {
+      for (const auto& [name, t] : inputs) net_.setInput(detail::to_mat(t, name), name);
+      std::vector<cv::Mat> results;
+      net_.forward(results, outputs_);
+      retarget::backend::tensor_map out;
+      for (std::size_t i = 0; i < outputs_.size(); ++i)
+        out.emplace(outputs_[i], detail::to_tensor(results[i]));
+      return out;
+    } catch (const cv::Exception& e) {
+      throw error(std::string("retarget: opencv_dnn: ") + e.what());
+    }
+  }
+
+ private:
+  cv::dnn::Net net_;
+  std::vector<std::string> outputs_;
+};
+
+#else
+
+// Built without OpenCV: nothing can run, and the error says so.
+struct opencv_dnn_wrapper {
+  retarget::backend::tensor_map run(const retarget::backend::tensor_map&) {
+    throw error("retarget: opencv_dnn: " + std::string(not_built_in));
+  }
+  static constexpr std::string_view not_built_in =
+      "retarget was built without OpenCV's DNN module (link retarget::opencv_dnn)";
+};
+
+#endif
+
+struct opencv_dnn_manager {
+  using backend = backends::opencv_dnn;
+  using param = opencv_dnn_param;
+
+#if RETARGET_HAS_OPENCV_DNN
+  static bool is_available() { return true; }  // linked in
+  static std::string version() { return "OpenCV " CV_VERSION " DNN"; }
+  static std::string check_env() { return "OpenCV " CV_VERSION ", DNN module linked in; runs on the CPU"; }
+#else
+  static bool is_available() { return false; }
+  static std::string version() { return "not built in"; }
+  static std::string check_env() { return std::string(opencv_dnn_wrapper::not_built_in); }
+#endif
+  static retarget::backend::file_list model_files(const param& p) {
+    return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
+  }
+  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+    return retarget::backend::copy_model_into_place(onnx_file, model_files(p).front());
+  }
+  static opencv_dnn_wrapper build_wrapper(const retarget::backend::file_list& files, const param&) {
+    if (files.empty()) throw error("retarget: opencv_dnn needs the model file");
+#if RETARGET_HAS_OPENCV_DNN
+    return opencv_dnn_wrapper(files.front());
+#else
+    throw error("retarget: opencv_dnn: " + std::string(opencv_dnn_wrapper::not_built_in));
+#endif
+  }
+  static param param_from_config(const boost::json::value& j, const std::string& where) {
+    return options::from_json<param>(j, where);
+  }
+};
+
+}  // namespace retarget::backends
+
+#endif  // RETARGET_BACKENDS_OPENCV_DNN_MANAGER_HPP

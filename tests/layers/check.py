@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The layers stay one-way and every folder keeps its detail/ to itself.
+
+Checks, over include/retarget, tools, examples, benchmarks, fuzz, zoo and tests:
+  - a header of layer L includes only headers of L and of the layers L may use (LAYERS);
+  - nothing outside folder F includes F's detail/ headers or names F's detail namespace
+    (retarget::F::detail::..., or retarget::detail:: for core's);
+  - core/ names no engine;
+  - tests/ include nothing from tools/.
+Prints one line per violation (file:line: what) and exits 1 if there is any.
+
+    python3 tests/layers/check.py [SOURCE_DIR]
+"""
+import pathlib
+import re
+import sys
+
+# What each folder of include/retarget may include, besides itself.
+LAYERS = {
+    "core": set(),
+    "options": {"core"},
+    "ir": {"core"},
+    "trace": {"core", "ir"},
+    "backend": {"core", "options", "ir"},
+    "backends": {"core", "options", "ir", "trace", "backend"},
+    "config": {"core", "options", "ir", "trace", "backend"},
+}
+# The namespace of each folder (core's is retarget itself).
+NAMESPACE = {"core": "retarget", **{f: f"retarget::{f}" for f in LAYERS if f != "core"}}
+ENGINES = re.compile(r"\b(onnxruntime|opencv_dnn|tensorrt\w*|TensorRT|OpenCV)\b")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+QUALIFIED_DETAIL = re.compile(r"\bretarget::((?:\w+::)*)detail::")
+
+
+def folder_of(header: str):
+    """'retarget/ir/graph.hpp' -> 'ir'; umbrella headers and others -> None."""
+    parts = header.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "retarget" else None
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    problems = []
+    sources = []
+    for top in ("include/retarget", "tools", "examples", "benchmarks", "fuzz", "zoo", "tests"):
+        for path in sorted((root / top).rglob("*")):
+            if path.suffix in (".hpp", ".cpp", ".h") and "node_modules" not in path.parts:
+                sources.append(path)
+    for path in sources:
+        rel = path.relative_to(root).as_posix()
+        own = folder_of(rel[len("include/"):]) if rel.startswith("include/retarget/") else None
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            where = f"{rel}:{number}"
+            for included in INCLUDE.findall(line):
+                target = folder_of(included)
+                if target and "/detail/" in included and target != own:
+                    problems.append(f"{where}: includes {included}, another folder's detail")
+                if own and target and target != own and target not in LAYERS.get(own, set()):
+                    problems.append(f"{where}: {own}/ includes {included}, a layer it may not use")
+                if rel.startswith("tests/") and (included.startswith("tools/") or "/tools/" in included):
+                    problems.append(f"{where}: a test includes {included} from tools/")
+            for qualifier in QUALIFIED_DETAIL.findall(line):
+                owner = qualifier.rstrip(":") or "core"
+                owner = owner.split("::")[0]
+                if owner != own:
+                    problems.append(f"{where}: uses retarget::{qualifier}detail::, {owner}'s internals")
+            if own == "core" and ENGINES.search(line):
+                problems.append(f"{where}: core/ names an engine ({ENGINES.search(line).group(0)})")
+    for p in problems:
+        print(p)
+    print(f"layers: {len(sources)} files checked, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
