@@ -1,7 +1,9 @@
 // Conformance against the ONNX backend test data (Debian's libonnx-testdata): every model is
-// loaded, rebuilt node by node through the runtime-name path (node_spec and g.emit), and
-// must come out with every node equal to the original's and pass ONNX's checker and strict
-// shape inference.
+// loaded and rebuilt through the runtime-name path (g.input, g.initializer, node_spec and
+// g.emit, g.output), its If/Loop/Scan bodies rebuilt the same way as subgraphs of the graph
+// (g.subgraph); the whole rebuilt model must equal the original (graph inputs and outputs with
+// their types, initializers, every node in order, subgraph bodies, opset imports) and pass
+// ONNX's checker and strict shape inference.
 //
 //   retarget_conformance [DATA_ROOT [EXPECTED_FAILURES]]
 //
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +36,10 @@ namespace fs = std::filesystem;
 namespace rx = retarget::ir;
 
 constexpr int exit_skip = 77;
+
+// Subgraph bodies the emitter rebuilt, over all models: reported, so that a run that rebuilt
+// none (the bodies copied after all) would show.
+std::size_t subgraphs_rebuilt = 0;
 
 struct expectation {
   std::string reason;
@@ -94,24 +101,126 @@ std::vector<rx::dim> dims_of(const onnx::TensorShapeProto& shape) {
   return out;
 }
 
-// Rebuilds the model at `file` through the graph builder; throws on the first difference
-// or error.
-void rebuild(const fs::path& file) {
-  const rx::model original = rx::load(file);
-  const auto& source = original.graph();
-  // A model whose nodes are all of other domains (the training ops) may import no opset of
-  // the default domain; a graph always has one, and any will do for it.
-  const auto opset = original.opset();
-  rx::graph g(opset.value_or(rx::default_opset));  // refuses an opset it cannot emit, naming it
-  for (const auto& import : original.proto().opset_import())
-    if (!import.domain().empty() && import.domain() != "ai.onnx")
-      g.set_domain_version(import.domain(), static_cast<int>(import.version()));
-  g.set_name(source.name());
+// The differences of two messages, or an empty string when they are equal.
+std::string differences(const google::protobuf::Message& original,
+                        const google::protobuf::Message& rebuilt) {
+  google::protobuf::util::MessageDifferencer differencer;
+  std::string report;
+  differencer.ReportDifferencesToString(&report);
+  if (differencer.Compare(original, rebuilt)) return {};
+  return report.empty() ? std::string("(differs)") : report;
+}
 
+void require_equal(const google::protobuf::Message& original,
+                   const google::protobuf::Message& rebuilt, const std::string& what) {
+  if (const auto d = differences(original, rebuilt); !d.empty())
+    throw retarget::error(what + " differs from the original: " + d);
+}
+
+void require_count(int original, int rebuilt, const std::string& what) {
+  if (original != rebuilt)
+    throw retarget::error(what + ": the original has " + std::to_string(original) +
+                          ", the rebuilt " + std::to_string(rebuilt));
+}
+
+// Where a subgraph sits, for messages: "node 3 (Loop) body".
+std::string place(const std::string& scope, int index, const onnx::NodeProto& node,
+                  const std::string& attribute) {
+  return (scope.empty() ? "" : scope + ": ") + "node " + std::to_string(index) + " (" +
+         node.op_type() + ") " + attribute;
+}
+
+std::string type_text(const onnx::TypeProto& t) {
+  std::string text = t.ShortDebugString();
+  return text.empty() ? "(no type)" : text;
+}
+
+// Whether an inferred type contradicts a declared one: a different kind, element type, rank
+// or static size. Unknown parts and symbolic sizes contradict nothing.
+bool contradicts(const onnx::TypeProto& inferred, const onnx::TypeProto& declared) {
+  using T = onnx::TypeProto;
+  if (inferred.value_case() == T::VALUE_NOT_SET || declared.value_case() == T::VALUE_NOT_SET)
+    return false;
+  if (inferred.value_case() != declared.value_case()) return true;
+  const auto tensors = [](auto elem_a, auto elem_b, const auto* shape_a, const auto* shape_b) {
+    if (elem_a != 0 && elem_b != 0 && elem_a != elem_b) return true;
+    if (!shape_a || !shape_b) return false;
+    if (shape_a->dim_size() != shape_b->dim_size()) return true;
+    for (int i = 0; i < shape_a->dim_size(); ++i) {
+      const auto &a = shape_a->dim(i), &b = shape_b->dim(i);
+      if (a.has_dim_value() && b.has_dim_value() && a.dim_value() != b.dim_value()) return true;
+    }
+    return false;
+  };
+  switch (inferred.value_case()) {
+    case T::kTensorType: {
+      const auto &a = inferred.tensor_type(), &b = declared.tensor_type();
+      return tensors(a.elem_type(), b.elem_type(), a.has_shape() ? &a.shape() : nullptr,
+                     b.has_shape() ? &b.shape() : nullptr);
+    }
+    case T::kSparseTensorType: {
+      const auto &a = inferred.sparse_tensor_type(), &b = declared.sparse_tensor_type();
+      return tensors(a.elem_type(), b.elem_type(), a.has_shape() ? &a.shape() : nullptr,
+                     b.has_shape() ? &b.shape() : nullptr);
+    }
+    case T::kSequenceType:
+      return contradicts(inferred.sequence_type().elem_type(),
+                         declared.sequence_type().elem_type());
+    case T::kOptionalType:
+      return contradicts(inferred.optional_type().elem_type(),
+                         declared.optional_type().elem_type());
+    case T::kMapType:
+      return inferred.map_type().key_type() != declared.map_type().key_type() ||
+             contradicts(inferred.map_type().value_type(), declared.map_type().value_type());
+    default:
+      return false;
+  }
+}
+
+void require_consistent(const onnx::TypeProto& inferred, const onnx::TypeProto& declared,
+                        const std::string& what) {
+  if (contradicts(inferred, declared))
+    throw retarget::error(what + ": the emitter inferred " + type_text(inferred) +
+                          ", the original declares " + type_text(declared));
+}
+
+void rebuild_graph(rx::graph& g, const onnx::GraphProto& source, const std::string& scope);
+
+// A node's attributes as given to the emitter: a graph attribute (an If branch, a Loop or
+// Scan body) gets a body rebuilt by the emitter as a subgraph of g, never the original's.
+std::vector<onnx::AttributeProto> rebuilt_attributes(rx::graph& g, const onnx::NodeProto& node,
+                                                     int index, const std::string& scope) {
+  std::vector<onnx::AttributeProto> out;
+  for (const auto& a : node.attribute()) {
+    onnx::AttributeProto copy = a;
+    copy.clear_g();
+    copy.clear_graphs();
+    if (a.has_g()) {
+      auto body = g.subgraph(a.g().name());
+      rebuild_graph(body, a.g(), place(scope, index, node, a.name()));
+      *copy.mutable_g() = body.proto();
+      ++subgraphs_rebuilt;
+    }
+    for (int k = 0; k < a.graphs_size(); ++k) {
+      auto body = g.subgraph(a.graphs(k).name());
+      rebuild_graph(body, a.graphs(k),
+                    place(scope, index, node, a.name() + "[" + std::to_string(k) + "]"));
+      *copy.add_graphs() = body.proto();
+      ++subgraphs_rebuilt;
+    }
+    out.push_back(std::move(copy));
+  }
+  return out;
+}
+
+// Declares the source graph's inputs, initializers, nodes and outputs in g, in their order.
+void rebuild_graph(rx::graph& g, const onnx::GraphProto& source, const std::string& scope) {
+  if (source.sparse_initializer_size() > 0)
+    throw retarget::error("the graph has sparse initializers, which the builder cannot declare");
   std::set<std::string> input_names;
   for (const auto& in : source.input()) {
     // Tensors through the dtype-and-dims form that exporters use; the rest (sequences,
-    // optionals, maps) as the TypeProto they are.
+    // optionals, maps, tensors of unknown rank) as the TypeProto they are.
     if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
       const auto& type = in.type().tensor_type();
       g.input(in.name(), static_cast<rx::dtype>(type.elem_type()), dims_of(type.shape()));
@@ -120,12 +229,11 @@ void rebuild(const fs::path& file) {
     }
     input_names.insert(in.name());
   }
-  if (source.sparse_initializer_size() > 0)
-    throw retarget::error("the graph has sparse initializers, which the builder cannot declare");
   for (const auto& init : source.initializer()) {
     // An initializer that is also a graph input is that input's default value (the usual
-    // form before IR version 4, and required by the checker there), not a constant: it is
-    // added to the graph as it is, beside the input g.input declared.
+    // form before IR version 4, and required by the checker there), not a constant. The
+    // builder has no call for a default value (g.initializer refuses the input's name), so
+    // it is added to the graph's proto beside the input g.input declared.
     if (input_names.count(init.name()))
       *g.proto().add_initializer() = init;
     else
@@ -140,37 +248,90 @@ void rebuild(const fs::path& file) {
     if (node.has_domain()) spec.domain = node.domain();
     for (const auto& name : node.input())
       spec.inputs.push_back(name.empty() ? rx::value{} : g.find(name));
-    spec.attributes.assign(node.attribute().begin(), node.attribute().end());
+    spec.attributes = rebuilt_attributes(g, node, i, scope);
     spec.outputs.assign(node.output().begin(), node.output().end());
     spec.name = node.name();
     spec.doc_string = node.doc_string();
     g.emit(std::move(spec));
-
-    const auto& rebuilt = g.proto().node(g.proto().node_size() - 1);
-    google::protobuf::util::MessageDifferencer differencer;
-    std::string differences;
-    differencer.ReportDifferencesToString(&differences);
-    if (!differencer.Compare(node, rebuilt))
-      throw retarget::error("node " + std::to_string(i) + " (" + node.op_type() +
-                            ") differs from the original: " + differences);
   }
 
   for (const auto& out : source.output()) {
-    // A graph output needs a type, and a tensor one a shape; where inference could not tell
-    // them, the original's declared type stands in (the checker holds the two consistent).
+    // The original's declared type is declared again, as a converter would, where it has one:
+    // inference may know less (a Pad's output dims when the pads are an input). What the
+    // emitter inferred must agree with it, and the checker holds the two consistent too.
     const rx::value v = g.find(out.name());
-    const auto& type = v.type();
-    const bool known = type.has_tensor_type()
-                           ? type.tensor_type().has_shape()
-                           : type.value_case() != onnx::TypeProto::VALUE_NOT_SET;
-    if (known || !out.has_type())
-      g.output(v);
-    else
+    if (out.has_type()) {
+      require_consistent(v.type(), out.type(),
+                         (scope.empty() ? "" : scope + ": ") + "graph output '" + out.name() + "'");
       g.output(v, {}, out.type());
+    } else {
+      g.output(v);
+    }
   }
+}
+
+// The whole of two main graphs, part by part so that a failure names the part; subgraph
+// bodies are compared within their nodes' attributes. A last comparison of the whole catches
+// what the parts leave out (the doc_string, value_info).
+void compare_graphs(const onnx::GraphProto& original, const onnx::GraphProto& rebuilt) {
+  if (original.name() != rebuilt.name())
+    throw retarget::error("graph name '" + rebuilt.name() + "', the original's is '" +
+                          original.name() + "'");
+  require_count(original.input_size(), rebuilt.input_size(), "graph inputs");
+  for (int i = 0; i < original.input_size(); ++i)
+    require_equal(original.input(i), rebuilt.input(i), "graph input " + std::to_string(i));
+  require_count(original.initializer_size(), rebuilt.initializer_size(), "initializers");
+  for (int i = 0; i < original.initializer_size(); ++i)
+    require_equal(original.initializer(i), rebuilt.initializer(i),
+                  "initializer " + std::to_string(i) + " (" + original.initializer(i).name() + ")");
+  require_count(original.node_size(), rebuilt.node_size(), "nodes");
+  for (int i = 0; i < original.node_size(); ++i)
+    require_equal(original.node(i), rebuilt.node(i),
+                  "node " + std::to_string(i) + " (" + original.node(i).op_type() + ")");
+  require_count(original.output_size(), rebuilt.output_size(), "graph outputs");
+  for (int i = 0; i < original.output_size(); ++i)
+    require_equal(original.output(i), rebuilt.output(i), "graph output " + std::to_string(i));
+  require_equal(original, rebuilt, "the graph");
+}
+
+// The opset imports, in any order: the builder lists the standard domain first.
+void compare_opset_imports(const onnx::ModelProto& original, const onnx::ModelProto& rebuilt) {
+  const auto imports = [](const onnx::ModelProto& m) {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& o : m.opset_import()) out[o.domain()] = o.version();
+    return out;
+  };
+  const auto text = [](const std::map<std::string, std::int64_t>& m) {
+    std::string out;
+    for (const auto& [d, v] : m)
+      out += (out.empty() ? "" : ", ") + (d.empty() ? "''" : d) + " " + std::to_string(v);
+    return "{" + out + "}";
+  };
+  const auto a = imports(original), b = imports(rebuilt);
+  if (a != b || original.opset_import_size() != rebuilt.opset_import_size())
+    throw retarget::error("opset imports " + text(b) + ", the original's are " + text(a));
+}
+
+// Rebuilds the model at `file` through the graph builder, compares the whole of it with the
+// original, and runs ONNX's checker on it; throws on the first difference or error.
+void rebuild(const fs::path& file) {
+  const rx::model original = rx::load(file);
+  // A model whose nodes are all of other domains (the training ops) may import no opset of
+  // the default domain; a graph always has one, and any will do for it.
+  const auto opset = original.opset();
+  rx::graph g(opset.value_or(rx::default_opset));  // refuses an opset it cannot emit, naming it
+  for (const auto& import : original.proto().opset_import())
+    if (!import.domain().empty() && import.domain() != "ai.onnx")
+      g.set_domain_version(import.domain(), static_cast<int>(import.version()));
+  g.set_name(original.graph().name());
+  rebuild_graph(g, original.graph(), "");
+
   rx::model_info info;
   info.ir_version = original.proto().ir_version();
-  rx::make_model(std::move(g), info).check();
+  const rx::model rebuilt = rx::make_model(std::move(g), info);
+  compare_graphs(original.graph(), rebuilt.graph());
+  compare_opset_imports(original.proto(), rebuilt.proto());
+  rebuilt.check();
 }
 
 int run(const fs::path& root, std::map<std::string, expectation> expected) {
@@ -222,7 +383,7 @@ int run(const fs::path& root, std::map<std::string, expectation> expected) {
   std::cout << std::fixed << std::setprecision(2) << percent << "% of " << cases.size()
             << " models pass; " << expected_failures << " expected failures, "
             << unexpected_failures << " unexpected failures, " << unexpected_passes
-            << " unexpected passes\n";
+            << " unexpected passes; " << subgraphs_rebuilt << " subgraph bodies rebuilt\n";
   std::cout << passed << " passed, " << failed << " failed" << std::endl;
   const bool honest = unexpected_failures == 0 && unexpected_passes == 0 && unknown == 0;
   return honest && !cases.empty() ? 0 : 1;

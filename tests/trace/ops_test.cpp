@@ -147,6 +147,14 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
   const auto outputs = ort::run(result.model, work, feeds);
   fs::remove_all(work);
   ASSERT_EQ(outputs.size(), static_cast<std::size_t>(result.model.graph().output_size()));
+  // PyTorch's outputs are out0.pb, out1.pb, ...: an export that drops (or adds) an output must
+  // fail here, not compare only the outputs it happened to produce.
+  int references = 0;
+  while (fs::exists(folder / ("out" + std::to_string(references) + ".pb"))) ++references;
+  ASSERT_GT(references, 0) << name << " has no reference output";
+  ASSERT_EQ(result.model.graph().output_size(), references)
+      << name << ": the export has " << result.model.graph().output_size()
+      << " outputs, PyTorch gave " << references;
   for (int i = 0; i < result.model.graph().output_size(); ++i) {
     const auto reference = nn::load_tensor(folder / ("out" + std::to_string(i) + ".pb"));
     const auto& actual = outputs.at(result.model.graph().output(i).name());

@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
 namespace {
 
 namespace bk = retarget::backends;
@@ -21,6 +25,33 @@ std::vector<std::string> op_sequence(const rx::model& m) {
   for (const auto& n : m.graph().node())
     if (n.op_type() != "Constant") out.push_back(n.op_type());
   return out;
+}
+
+// The int64 values of a tensor, stored as int64_data or as little-endian raw bytes.
+std::vector<std::int64_t> int64_values(const onnx::TensorProto& t) {
+  if (t.data_type() != onnx::TensorProto::INT64)
+    throw retarget::error("not an int64 tensor: " + t.name());
+  if (!t.has_raw_data()) return {t.int64_data().begin(), t.int64_data().end()};
+  std::vector<std::int64_t> out(t.raw_data().size() / sizeof(std::int64_t));
+  std::memcpy(out.data(), t.raw_data().data(), out.size() * sizeof(std::int64_t));
+  return out;
+}
+
+// A Squeeze's axes: its attribute before opset 13, its second input after, which is an
+// initializer or a Constant's output. Empty when it has none.
+std::vector<std::int64_t> squeeze_axes(const rx::model& m, const onnx::NodeProto& squeeze) {
+  for (const auto& a : squeeze.attribute())
+    if (a.name() == "axes") return {a.ints().begin(), a.ints().end()};
+  if (squeeze.input_size() < 2 || squeeze.input(1).empty()) return {};
+  const auto& name = squeeze.input(1);
+  for (const auto& init : m.graph().initializer())
+    if (init.name() == name) return int64_values(init);
+  for (const auto& n : m.graph().node())
+    if (n.op_type() == "Constant" && n.output_size() == 1 && n.output(0) == name)
+      for (const auto& a : n.attribute())
+        if (a.name() == "value") return int64_values(a.t());
+  throw retarget::error("the Squeeze axes '" + name +
+                        "' are neither an initializer nor a Constant");
 }
 
 // Seed 000's model: a 1-D repeat.
@@ -139,8 +170,13 @@ TEST(ExportRewrites, DefaultRewriteNextAndOriginAreReportedExactly) {
             "function relu: tensorrt rewrite, 1 call; symbolic squeeze: tensorrt rewrite, 1 call");
   // The symbolic rewrite gave Squeeze its axes explicitly: [0, 2].
   const auto& squeeze = trt.model.graph().node(trt.model.graph().node_size() - 1);
+  ASSERT_EQ(squeeze.op_type(), "Squeeze");
   EXPECT_EQ(squeeze.input_size(), 2);
-  EXPECT_EQ(squeeze.input_size(), 2);
+  EXPECT_EQ(squeeze_axes(trt.model, squeeze), (std::vector<std::int64_t>{0, 2}));
+  // Without the rewrite, the Squeeze has none.
+  const auto& plain = ort.model.graph().node(ort.model.graph().node_size() - 1);
+  ASSERT_EQ(plain.op_type(), "Squeeze");
+  EXPECT_TRUE(squeeze_axes(ort.model, plain).empty());
   for (const auto* m : {&ort.model, &cv.model, &trt.model}) EXPECT_NO_THROW(m->check());
   EXPECT_EQ(trt.model.graph().output(0).type().tensor_type().shape().dim_size(), 2);
 }
