@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor_stats.hpp>
@@ -116,7 +117,7 @@ inline std::string to_dot(const model& m) {
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     const std::string id = "n" + std::to_string(i);
-    std::string label = (detail::is_standard_domain(n.domain()) ? "" : n.domain() + "::") + n.op_type();
+    std::string label = (is_standard_domain(n.domain()) ? "" : n.domain() + "::") + n.op_type();
     for (const auto& a : n.attribute()) label += "\n" + detail::attribute_text(a);
     std::string weight_names;
     for (const auto& in : n.input())

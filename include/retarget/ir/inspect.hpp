@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/model.hpp>
 #include <set>
@@ -59,10 +60,6 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
                        : d.has_dim_param() ? d.dim_param()
                                            : std::string("?"));
   return out;
-}
-
-inline bool is_standard_domain(const std::string& domain) {
-  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml";
 }
 
 inline std::uint64_t tensor_bytes(const onnx::TensorProto& t, std::int64_t elements) {
