@@ -480,15 +480,7 @@ class graph_base {
       }
       const auto& t = it->second->tensor_type();
       out += in + " " + std::string(to_string(static_cast<dtype>(t.elem_type())));
-      if (!t.has_shape()) continue;
-      out += " [";
-      for (int i = 0; i < t.shape().dim_size(); ++i) {
-        const auto& d = t.shape().dim(i);
-        out += (i ? ", " : "") + (d.has_dim_value()   ? std::to_string(d.dim_value())
-                                  : d.has_dim_param() ? d.dim_param()
-                                                      : std::string("?"));
-      }
-      out += "]";
+      if (t.has_shape()) out += " " + format_dims(t.shape());
     }
     return out;
   }

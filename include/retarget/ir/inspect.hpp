@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/model.hpp>
@@ -148,11 +149,7 @@ inline std::string human_bytes(std::uint64_t bytes) {
 inline std::ostream& operator<<(std::ostream& out, const model_summary& s) {
   const auto value_line = [&](const value_summary& v) {
     out << "  " << v.name << ": " << v.type;
-    if (v.has_shape) {
-      out << " [";
-      for (std::size_t i = 0; i < v.dims.size(); ++i) out << (i ? ", " : "") << v.dims[i];
-      out << "]";
-    }
+    if (v.has_shape) out << " " << detail::bracketed(v.dims, [](const std::string& d) { return d; });
     out << "\n";
   };
   out << "ir version " << s.ir_version << (s.producer.empty() ? "" : ", produced by " + s.producer)
