@@ -9,6 +9,8 @@
 #define RETARGET_IR_MODEL_FILE_HPP
 
 #include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/detail/file_sink.hpp>
 #include <retarget/ir/model.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
@@ -17,7 +19,6 @@
 #include <google/protobuf/unknown_field_set.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -30,7 +31,6 @@
 #include <fstream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -48,76 +48,8 @@ inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::siz
 
 namespace detail {
 
-// A file written under a temporary name and renamed into place by commit(); removed if
-// it is never committed.
-class atomic_file {
- public:
-  explicit atomic_file(std::filesystem::path target) : target_(std::move(target)) {
-    static std::atomic<unsigned> counter{0};
-    temporary_ = target_;
-    temporary_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    file_ = std::fopen(temporary_.c_str(), "wb");
-    if (!file_) throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
-  }
-  atomic_file(const atomic_file&) = delete;
-  atomic_file& operator=(const atomic_file&) = delete;
-  ~atomic_file() {
-    if (file_) std::fclose(file_);
-    if (!committed_) std::filesystem::remove(temporary_, ignored_);
-  }
-
-  std::FILE* handle() const noexcept { return file_; }
-  void write(const void* data, std::size_t size) {
-    if (size && std::fwrite(data, 1, size, file_) != size) fail("write");
-  }
-  // Flushes to disk, then renames: the target is either the old file or the whole new one.
-  void commit() {
-    finish();
-    publish();
-  }
-  // The two halves of commit, for files that go together (a model and its external data): all
-  // are finished before any is published, so a late write error replaces none of them.
-  void finish() {
-    if (std::fflush(file_) != 0) fail("flush");
-    if (::fsync(::fileno(file_)) != 0) fail("sync");
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (closed != 0) fail("close");
-  }
-  void publish() {
-    std::error_code ec;
-    std::filesystem::rename(temporary_, target_, ec);
-    if (ec) throw error("retarget: cannot write " + target_.string() + ": " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) {
-    throw error("retarget: cannot write " + target_.string() + " (" + what + " failed: " +
-                std::strerror(errno) + ")");
-  }
-
-  std::filesystem::path target_, temporary_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-  std::error_code ignored_;
-};
-
-// Protobuf's streams report failure by return value: the error is kept and thrown after.
-struct file_sink : google::protobuf::io::CopyingOutputStream {
-  atomic_file* file;
-  std::exception_ptr failure;
-  explicit file_sink(atomic_file& f) : file(&f) {}
-  bool Write(const void* buffer, int size) override {
-    try {
-      file->write(buffer, static_cast<std::size_t>(size));
-      return true;
-    } catch (...) {
-      failure = std::current_exception();
-      return false;
-    }
-  }
-};
+// The tool wrote ir::detail::atomic_file before it became public; kept until it names ir::atomic_file.
+using atomic_file = ir::atomic_file;
 
 // The fields of a message numbered from lo up to hi (excluded), moved (not copied) into a
 // message of their own while it lives: deterministic serialization writes fields in number
@@ -273,7 +205,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
 
   detail::raw_data_lender lender;
-  std::optional<detail::atomic_file> data_file;
+  std::optional<atomic_file> data_file;
   std::string location = options.external_data_file;
   if (location.empty()) location = path.filename().string() + ".data";
   if (std::filesystem::path(location).has_parent_path() || location == "." || location == "..")
@@ -310,7 +242,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
     offset += length;
   }
 
-  detail::atomic_file model_file(path);
+  atomic_file model_file(path);
   detail::serialize(proto, shared, model_file, path);
   if (data_file) data_file->finish();
   model_file.finish();
