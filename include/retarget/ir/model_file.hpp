@@ -17,6 +17,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -85,16 +86,24 @@ class field_range {
   std::unique_ptr<google::protobuf::Message> part_;
 };
 
-inline std::size_t length_delimited_size(std::size_t payload) {
-  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
+using google::protobuf::internal::WireFormatLite;
+
+// The bytes of a length-delimited field (an embedded message, bytes): tag, length, payload.
+// The length's size is counted in 64 bits (WireFormatLite::LengthDelimitedSize truncates past
+// 4 GiB), so an oversized model is measured right and refused below.
+inline std::size_t length_delimited_size(int field, std::size_t payload) {
+  return WireFormatLite::TagSize(field, WireFormatLite::TYPE_BYTES) +
+         google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
 }
 
 // Writes the model as the whole proto would serialize, the initializers listed in `spliced`
 // (by index) taking their raw data from those strings, written straight from them: the bytes
 // are identical to those of a proto holding copies of the data, and no copy is made.
-// ModelProto.graph is field 7, GraphProto.initializer field 5, TensorProto.raw_data field 9.
 inline void serialize(onnx::ModelProto& proto, const std::vector<const std::string*>& spliced,
                       atomic_file& out, const std::filesystem::path& path) {
+  constexpr int graph_field = onnx::ModelProto::kGraphFieldNumber;
+  constexpr int initializer_field = onnx::GraphProto::kInitializerFieldNumber;
+  constexpr int raw_data_field = onnx::TensorProto::kRawDataFieldNumber;
   auto& graph = *proto.mutable_graph();
   auto& initializers = *graph.mutable_initializer();
   std::size_t graph_size = 0, model_size = 0;
@@ -103,25 +112,27 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
   std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
   const bool splice = std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
   if (splice) {
-    model_lo.emplace(proto, 0, 7);
-    model_hi.emplace(proto, 8, INT_MAX);
-    graph_lo.emplace(graph, 0, 5);
-    graph_hi.emplace(graph, 6, INT_MAX);
+    model_lo.emplace(proto, 0, graph_field);
+    model_hi.emplace(proto, graph_field + 1, INT_MAX);
+    graph_lo.emplace(graph, 0, initializer_field);
+    graph_hi.emplace(graph, initializer_field + 1, INT_MAX);
     graph_size = graph_lo->size() + graph_hi->size();
     for (int i = 0; i < initializers.size(); ++i) {
       auto& t = initializers[i];
       std::size_t size;
       if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
-        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, 9), std::make_unique<field_range>(t, 10, INT_MAX));
-        size = tensor_parts.back().first->size() + length_delimited_size(bytes->size()) + tensor_parts.back().second->size();
+        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, raw_data_field),
+                                  std::make_unique<field_range>(t, raw_data_field + 1, INT_MAX));
+        size = tensor_parts.back().first->size() + length_delimited_size(raw_data_field, bytes->size()) +
+               tensor_parts.back().second->size();
       } else {
         tensor_parts.emplace_back();
         size = t.ByteSizeLong();
       }
       tensor_sizes.push_back(size);
-      graph_size += length_delimited_size(size);
+      graph_size += length_delimited_size(initializer_field, size);
     }
-    model_size = model_lo->size() + length_delimited_size(graph_size) + model_hi->size();
+    model_size = model_lo->size() + length_delimited_size(graph_field, graph_size) + model_hi->size();
   } else {
     model_size = proto.ByteSizeLong();
   }
@@ -137,19 +148,19 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
       if (!splice) {
         proto.SerializeWithCachedSizes(&coded);
       } else {
-        const auto tag = [&](std::uint32_t field, std::size_t length) {
-          coded.WriteTag(field << 3 | 2);  // wire type 2: length-delimited
+        const auto tag = [&](int field, std::size_t length) {
+          coded.WriteTag(WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
           coded.WriteVarint64(length);
         };
         model_lo->write(coded);
-        tag(7, graph_size);
+        tag(graph_field, graph_size);
         graph_lo->write(coded);
         for (int i = 0; i < initializers.size(); ++i) {
           const auto k = static_cast<std::size_t>(i);
-          tag(5, tensor_sizes[k]);
+          tag(initializer_field, tensor_sizes[k]);
           if (const auto* bytes = spliced[k]) {
             tensor_parts[k].first->write(coded);
-            tag(9, bytes->size());
+            tag(raw_data_field, bytes->size());
             // What is buffered goes out first; the bytes then go to the file directly.
             coded.Trim();
             stream.Flush();
