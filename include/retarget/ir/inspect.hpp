@@ -53,7 +53,7 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
   value_summary out{v.name(), "?", {}, false};
   if (!v.type().has_tensor_type()) return out;
   const auto& t = v.type().tensor_type();
-  if (t.elem_type() != 0) out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
+  if (t.elem_type() != onnx::TensorProto_DataType_UNDEFINED) out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
   if (!t.has_shape()) return out;
   out.has_shape = true;
   for (const auto& d : t.shape().dim())
