@@ -1,11 +1,14 @@
 // The ONNX emitter: graphs built node by node with checked ops and typed attributes, models,
-// and model files.
+// and model and tensor files.
 #ifndef RETARGET_IR_HPP
 #define RETARGET_IR_HPP
 
+#include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/attribute.hpp>
-#include <retarget/ir/dtype.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/dot.hpp>
+#include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
@@ -13,6 +16,7 @@
 #include <retarget/ir/op_name.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/value.hpp>
 

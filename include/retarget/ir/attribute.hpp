@@ -30,23 +30,25 @@ namespace retarget::ir {
 
 // Numbered as AttributeProto::AttributeType numbers them.
 enum class attr_type : int {
-  undefined = 0,
-  float_ = 1,
-  int_ = 2,
-  string = 3,
-  tensor = 4,
-  graph = 5,
-  floats = 6,
-  ints = 7,
-  strings = 8,
-  tensors = 9,
-  graphs = 10,
-  sparse_tensor = 11,
-  sparse_tensors = 12,
-  type_proto = 13,
-  type_protos = 14,
+  undefined = onnx::AttributeProto_AttributeType_UNDEFINED,
+  float_ = onnx::AttributeProto_AttributeType_FLOAT,
+  int_ = onnx::AttributeProto_AttributeType_INT,
+  string = onnx::AttributeProto_AttributeType_STRING,
+  tensor = onnx::AttributeProto_AttributeType_TENSOR,
+  graph = onnx::AttributeProto_AttributeType_GRAPH,
+  floats = onnx::AttributeProto_AttributeType_FLOATS,
+  ints = onnx::AttributeProto_AttributeType_INTS,
+  strings = onnx::AttributeProto_AttributeType_STRINGS,
+  tensors = onnx::AttributeProto_AttributeType_TENSORS,
+  graphs = onnx::AttributeProto_AttributeType_GRAPHS,
+  sparse_tensor = onnx::AttributeProto_AttributeType_SPARSE_TENSOR,
+  sparse_tensors = onnx::AttributeProto_AttributeType_SPARSE_TENSORS,
+  type_proto = onnx::AttributeProto_AttributeType_TYPE_PROTO,
+  type_protos = onnx::AttributeProto_AttributeType_TYPE_PROTOS,
 };
 
+// AttributeProto's names ("INTS"), written out because its generated AttributeType_Name is not
+// constexpr.
 constexpr std::string_view to_string(attr_type t) noexcept {
   switch (t) {
     case attr_type::float_: return "FLOAT";

@@ -7,7 +7,8 @@
 
 #include <map>
 #include <optional>
-#include <retarget/ir/inspect.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <set>
@@ -84,12 +85,10 @@ inline std::string attribute_text(const onnx::AttributeProto& a) {
   return out;
 }
 
+// "[1, 3, height, width]", or nothing when the value's shape is not known.
 inline std::string shape_text(const onnx::ValueInfoProto& v) {
-  const auto s = summarize_value(v);
-  if (!s.has_shape) return {};
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.dims.size(); ++i) out += (i ? ", " : "") + s.dims[i];
-  return out + "]";
+  if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return {};
+  return format_dims(v.type().tensor_type().shape());
 }
 
 }  // namespace detail
@@ -116,7 +115,7 @@ inline std::string to_dot(const model& m) {
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     const std::string id = "n" + std::to_string(i);
-    std::string label = (detail::is_standard_domain(n.domain()) ? "" : n.domain() + "::") + n.op_type();
+    std::string label = (is_standard_domain(n.domain()) ? "" : n.domain() + "::") + n.op_type();
     for (const auto& a : n.attribute()) label += "\n" + detail::attribute_text(a);
     std::string weight_names;
     for (const auto& in : n.input())

@@ -9,30 +9,33 @@
 #ifndef RETARGET_IR_GRAPH_HPP
 #define RETARGET_IR_GRAPH_HPP
 
-#include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
-
-#include <algorithm>
-#include <array>
-#include <cstdint>
-#include <deque>
-#include <limits>
-#include <map>
-#include <memory>
-#include <optional>
-#include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/node_check.hpp>
+#include <retarget/ir/detail/node_inference.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/detail/value_table.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/op_name.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/value.hpp>
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -71,7 +74,6 @@ class graph_base {
   graph_base& operator=(const graph_base&) = delete;
   graph_base(graph_base&&) = delete;
   graph_base& operator=(graph_base&&) = delete;
-  virtual ~graph_base() = default;
 
   int opset() const { return root_->domain_versions_.at(""); }
 
@@ -79,10 +81,10 @@ class graph_base {
   // set (custom schemas set theirs) except ai.onnx.ml and ai.onnx.preview.training, which
   // default to the newest the ONNX library knows.
   int domain_version(std::string_view domain) const {
-    const std::string d = domain == "ai.onnx" ? "" : std::string(domain);
+    const std::string d(detail::canonical_domain(domain));
     const auto& versions = root_->domain_versions_;
     if (const auto it = versions.find(d); it != versions.end()) return it->second;
-    if (d == "ai.onnx.ml" || d == "ai.onnx.preview.training") {
+    if (is_standard_domain(d)) {
       const detail::schema_registry_reader reading;
       const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
       return ranges.at(d).second;
@@ -91,7 +93,7 @@ class graph_base {
                 "' has no declared version: declare its schemas or call set_domain_version");
   }
   void set_domain_version(std::string domain, int version) {
-    if (domain.empty() || domain == "ai.onnx")
+    if (detail::canonical_domain(domain).empty())
       throw error(
           "retarget: the standard domain's version is the graph's opset, fixed at construction");
     if (version < 1)
@@ -139,8 +141,8 @@ class graph_base {
     auto* init = proto_.add_initializer();
     *init = std::move(t.proto());
     init->set_name(name);
-    const value v = add_value(std::move(name), type_of(*init));
-    data_[v.name()] = init;
+    const value v = add_value(std::move(name), detail::type_of(*init));
+    values_.set_data(v.name(), init);
     return v;
   }
   value initializer(std::string name, dtype type, dims_t dims, std::span<const std::byte> bytes) {
@@ -156,8 +158,8 @@ class graph_base {
     auto* init = proto_.add_initializer();
     *init = t->header();
     init->set_name(name);
-    const value v = add_value(std::move(name), type_of(*init));
-    data_[v.name()] = &t->proto();  // shape inference sees the values
+    const value v = add_value(std::move(name), detail::type_of(*init));
+    values_.set_data(v.name(), &t->proto());  // shape inference sees the values
     shared_.push_back({proto_.initializer_size() - 1, std::move(t)});
     return v;
   }
@@ -166,9 +168,8 @@ class graph_base {
 
   // A Constant node holding the tensor.
   value constant(tensor t) {
-    using namespace retarget::literals;
     auto d = start("", "Constant");
-    add_argument(d, "value"_t = std::move(t));
+    add_argument(d, attribute<"value", attr_type::tensor, tensor>{std::move(t)});
     return finish(std::move(d), 1).front();
   }
   value constant(empty_tensor e) { return constant(tensor::empty(e.type)); }
@@ -187,7 +188,7 @@ class graph_base {
       throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) + "' is used twice");
     value out = v;
     if (!name.empty() && name != v.name()) {
-      if (produced_by_node_.count(v.name()) && !output_names_.count(v.name()) &&
+      if (values_.is_node_output(v.name()) && !output_names_.count(v.name()) &&
           !root_->used_names_.count(name)) {
         rename(v, name);
       } else {
@@ -211,8 +212,8 @@ class graph_base {
   // The value of that name in this graph (or, for a subgraph, its outer graphs).
   value find(std::string_view name) const {
     for (const graph_base* g = this; g; g = g->parent_)
-      if (const auto it = g->ids_.find(std::string(name)); it != g->ids_.end())
-        return value(const_cast<graph_base*>(g), it->second);
+      if (const auto id = g->values_.find(std::string(name)))
+        return value(const_cast<graph_base*>(g), *id);
     throw error("retarget: no value named '" + std::string(name) + "' in the graph");
   }
 
@@ -244,8 +245,7 @@ class graph_base {
  protected:
   // A subgraph (an If branch, a Loop body) that sees this graph's values as outer scope.
   explicit graph_base(graph_base& parent) : root_(parent.root_), parent_(&parent) {
-    for (const auto& [name, type] : parent.types_) types_[name] = type;
-    for (const auto& [name, data] : parent.data_) data_[name] = data;
+    values_.see_outer_scope(parent.values_);
   }
 
   // The node of g.op: attributes are written straight into it, then it goes the same way.
@@ -318,27 +318,8 @@ class graph_base {
  private:
   friend class value;
 
-  struct value_entry {
-    std::string name;
-    onnx::TypeProto type;
-  };
-
-  static onnx::TypeProto type_of(const onnx::TensorProto& t) {
-    onnx::TypeProto type;
-    auto* tt = type.mutable_tensor_type();
-    tt->set_elem_type(t.data_type());
-    auto* s = tt->mutable_shape();
-    for (auto d : t.dims()) s->add_dim()->set_dim_value(d);
-    return type;
-  }
-
   value add_value(std::string name, const onnx::TypeProto& type) {
-    const auto id = static_cast<std::uint32_t>(values_.size());
-    values_.push_back({std::move(name), type});
-    auto& entry = values_.back();
-    ids_[entry.name] = id;
-    types_[entry.name] = &entry.type;
-    return value(this, id);
+    return value(this, values_.add(std::move(name), type));
   }
 
   void claim_name(const std::string& name, const char* what) {
@@ -369,136 +350,6 @@ class graph_base {
     throw error("retarget: " + where + " '" + v.name() + "' is a value of another graph");
   }
 
-  std::string where(const onnx::NodeProto& node, int version) const {
-    std::string op = node.domain().empty() ? node.op_type() : node.domain() + "::" + node.op_type();
-    return "retarget: " + op + " (" +
-           (node.domain().empty() ? "opset " : node.domain() + " opset ") +
-           std::to_string(version) + ")";
-  }
-
-  const onnx::OpSchema* schema_for(const onnx::NodeProto& node, int version) const {
-    const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), version, node.domain());
-    if (schema && !schema->Deprecated()) return schema;
-    if (schema) throw error(where(node, version) + ": the op is deprecated at this opset");
-    const auto* any = onnx::OpSchemaRegistry::Schema(node.op_type(), node.domain());
-    if (any)
-      throw error(where(node, version) + ": the op first appears in opset " +
-                  std::to_string(any->since_version()));
-    const auto names = detail::op_names_of(node.domain());
-    if (names.empty())
-      throw error(where(node, version) + ": unknown op (the domain has no declared schemas)");
-    throw error(
-        where(node, version) + ": unknown op (closest: " +
-        retarget::join_names(retarget::closest_names(node.op_type(), names)) + ")");
-  }
-
-  // The checks that name the attribute, before the schema's own Verify.
-  void check_against(const onnx::OpSchema& schema, const onnx::NodeProto& node,
-                     int version) const {
-    const auto& declared = schema.attributes();
-    std::unordered_set<std::string> given;
-    for (const auto& a : node.attribute()) {
-      given.insert(a.name());
-      const auto it = declared.find(a.name());
-      if (it == declared.end()) {
-        std::vector<std::string> names;
-        for (const auto& [n, _] : declared) names.push_back(n);
-        throw error(where(node, version) + ": unknown attribute '" + a.name() + "' (closest: " +
-                    retarget::join_names(retarget::closest_names(a.name(), names)) +
-                    ")");
-      }
-      if (a.type() != it->second.type)
-        throw error(where(node, version) + ": attribute '" + a.name() + "' is " +
-                    std::string(to_string(static_cast<attr_type>(a.type()))) +
-                    ", the schema wants " +
-                    std::string(to_string(static_cast<attr_type>(it->second.type))));
-    }
-    for (const auto& [n, a] : declared)
-      if (a.required && !given.count(n))
-        throw error(where(node, version) + ": missing required attribute '" + n + "'");
-    const int inputs = node.input_size();
-    if (inputs < schema.min_input() || inputs > schema.max_input())
-      throw error(where(node, version) + ": " + std::to_string(inputs) +
-                  " inputs given, the schema takes " +
-                  range_text(schema.min_input(), schema.max_input()));
-    const int outputs = node.output_size();
-    if (outputs < schema.min_output() || outputs > schema.max_output())
-      throw error(where(node, version) + ": " + std::to_string(outputs) +
-                  " outputs asked for, the schema gives " +
-                  range_text(schema.min_output(), schema.max_output()));
-  }
-
-  // ONNX's inference for some ops reads input dims without checking the rank first (RNN, GRU
-  // and LSTM at opset 1 crash on an X of rank below 2, as fuzzing found): their ranks are
-  // checked before it runs.
-  void check_ranks(const onnx::NodeProto& node, int version) const {
-    struct rank_rule {
-      std::string_view op;
-      int input, rank;
-    };
-    static constexpr rank_rule rules[] = {{"RNN", 0, 3}, {"GRU", 0, 3}, {"LSTM", 0, 3}};
-    // ... and convolutions index the weight's dims by the data's rank (ConvTranspose crashed
-    // on a weight of lower rank): the weight must have the data's rank.
-    struct same_rank_rule {
-      std::string_view op;
-      int input, like;
-    };
-    static constexpr same_rank_rule same_rank[] = {
-        {"Conv", 1, 0}, {"ConvTranspose", 1, 0}, {"ConvInteger", 1, 0}, {"QLinearConv", 3, 0}};
-    if (!node.domain().empty() && node.domain() != "ai.onnx") return;
-    const auto rank_of = [&](int input) -> std::optional<int> {
-      if (node.input_size() <= input) return std::nullopt;
-      const auto it = types_.find(node.input(input));
-      if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
-      return it->second->tensor_type().shape().dim_size();
-    };
-    const auto refuse = [&](int input, int rank, const std::string& wanted) {
-      throw error(where(node, version) + ": input " + std::to_string(input) + " '" + node.input(input) +
-                  "' has rank " + std::to_string(rank) + ", the op takes rank " + wanted);
-    };
-    for (const auto& r : rules)
-      if (const auto rank = rank_of(r.input); node.op_type() == r.op && rank && *rank != r.rank)
-        refuse(r.input, *rank, std::to_string(r.rank));
-    for (const auto& r : same_rank) {
-      if (node.op_type() != r.op) continue;
-      const auto rank = rank_of(r.input), like = rank_of(r.like);
-      if (rank && like && *rank != *like)
-        refuse(r.input, *rank,
-               std::to_string(*like) + " (that of input " + std::to_string(r.like) + " '" + node.input(r.like) + "')");
-    }
-  }
-
-  // "x float32 [1, 3, n], w float32 [8, 3, 3]": what shape inference was given, for its errors.
-  std::string describe_inputs(const onnx::NodeProto& node) const {
-    std::string out;
-    for (const auto& in : node.input()) {
-      if (!out.empty()) out += ", ";
-      const auto it = types_.find(in);
-      if (in.empty() || it == types_.end()) {
-        out += in.empty() ? "(absent)" : in;
-        continue;
-      }
-      const auto& t = it->second->tensor_type();
-      out += in + " " + std::string(to_string(static_cast<dtype>(t.elem_type())));
-      if (!t.has_shape()) continue;
-      out += " [";
-      for (int i = 0; i < t.shape().dim_size(); ++i) {
-        const auto& d = t.shape().dim(i);
-        out += (i ? ", " : "") + (d.has_dim_value()   ? std::to_string(d.dim_value())
-                                  : d.has_dim_param() ? d.dim_param()
-                                                      : std::string("?"));
-      }
-      out += "]";
-    }
-    return out;
-  }
-
-  static std::string range_text(int lo, int hi) {
-    if (lo == hi) return std::to_string(lo);
-    if (hi == std::numeric_limits<int>::max()) return std::to_string(lo) + " or more";
-    return std::to_string(lo) + " to " + std::to_string(hi);
-  }
-
   // Every domain a node could use: for inference inside subgraphs, which may use domains the
   // graph's own nodes do not.
   std::unordered_map<std::string, int> import_map() const {
@@ -511,8 +362,7 @@ class graph_base {
 
   // The domains of a node and of the nodes of its subgraphs, for the opset imports.
   void note_domains(const onnx::NodeProto& node) {
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      root_->used_domains_.insert(node.domain());
+    if (!detail::canonical_domain(node.domain()).empty()) root_->used_domains_.insert(node.domain());
     for (const auto& a : node.attribute()) {
       if (a.has_g())
         for (const auto& n : a.g().node()) note_domains(n);
@@ -549,51 +399,8 @@ class graph_base {
     // From the schema lookup to the end of inference: ONNX's registry is read throughout.
     const detail::schema_registry_reader reading;
     const int version = domain_version(node.domain());
-    const auto* schema = schema_for(node, version);
-    check_against(*schema, node, version);
-    try {
-      schema->Verify(node);
-    } catch (const std::exception& e) {
-      throw error(where(node, version) + ": " + e.what());
-    }
-
-    check_ranks(node, version);
-    check_input_types(*schema, node, version);
-
-    // Shape inference, with outer-scope types and constant inputs, and the graph context
-    // that If, Loop and Scan need for their bodies.
-    std::vector<onnx::TypeProto> inferred;
-    try {
-      const auto imports = import_map();
-      onnx::shape_inference::GraphInferenceContext graph_context(
-          types_, imports, &root_->symbols_, {}, onnx::OpSchemaRegistry::Instance(),
-          &root_->generated_shapes_);
-      // ONNX infers If/Loop/Scan bodies in place; the node keeps its bodies as they were given.
-      const bool has_subgraphs =
-          std::any_of(node.attribute().begin(), node.attribute().end(),
-                      [](const auto& a) { return a.has_g() || a.graphs_size() > 0; });
-      onnx::NodeProto scratch;
-      if (has_subgraphs) scratch = node;
-      onnx::shape_inference::InferenceContextImpl ctx(has_subgraphs ? scratch : node, types_,
-                                                        data_, {}, &root_->generated_shapes_,
-                                                        &graph_context);
-      if (schema->has_type_and_shape_inference_function())
-        schema->GetTypeAndShapeInferenceFunction()(ctx);
-      else if (schema->HasFunction())  // an op defined by a function body: infer through it
-        onnx::shape_inference::InferShapeForFunctionNode(
-            *schema->GetFunction(), onnx::OpSchemaRegistry::Instance(), ctx, {}, {},
-            &root_->symbols_, &root_->generated_shapes_);
-      for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i)
-        inferred.push_back(*ctx.getOutputType(i));
-      if (schema->has_data_propagation_function()) {
-        onnx::shape_inference::DataPropagationContextImpl propagation(node, types_, data_,
-                                                                        root_->generated_shapes_);
-        schema->GetDataPropagationFunction()(propagation);
-      }
-    } catch (const std::exception& e) {
-      throw error(where(node, version) + ": shape inference failed: " + e.what() + " (inputs: " +
-                  describe_inputs(node) + ")");
-    }
+    const auto& schema = detail::check_node(node, version, values_.types());
+    const auto inferred = detail::infer_node(schema, node, version, values_, import_map(), root_->inference_);
 
     note_domains(node);
     ++root_->node_counter_;
@@ -608,27 +415,12 @@ class graph_base {
       outs.push_back(add_value(n, i < static_cast<int>(inferred.size())
                                       ? inferred[static_cast<std::size_t>(i)]
                                       : onnx::TypeProto{}));
-      produced_by_node_[n] = proto_.node_size() - 1;
+      values_.set_producer(n, proto_.node_size() - 1);
     }
     if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1 &&
         added->attribute(0).has_t())
-      data_[added->output(0)] = &added->attribute(0).t();
+      values_.set_data(added->output(0), &added->attribute(0).t());
     return outs;
-  }
-
-  // The inputs' element types against the schema's type constraints: a type the op does not
-  // take, or two inputs of one constraint (Mul's T) with different types. Inference alone
-  // lets the second through, and the model fails only when an engine loads it.
-  void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProto& node, int version) const {
-    onnx::NodeProto inputs_only;  // no attributes: subgraphs play no part here
-    *inputs_only.mutable_input() = node.input();
-    onnx::shape_inference::InferenceContextImpl ctx(inputs_only, types_, {}, {});
-    try {
-      schema.CheckInputOutputType(ctx);
-    } catch (const std::exception& e) {
-      throw error(where(node, version) + ": input types do not fit the op: " + e.what() +
-                  " (inputs: " + describe_inputs(node) + ")");
-    }
   }
 
   // Gives a node output a new name, in its node and in every node that reads it.
@@ -641,28 +433,13 @@ class graph_base {
       for (auto& out : *node.mutable_output())
         if (out == from) out = to;
     }
-    auto& entry = values_[v.id_];
-    entry.name = to;
-    ids_.erase(from);
-    ids_[to] = v.id_;
-    types_.erase(from);
-    types_[to] = &entry.type;
-    if (const auto it = data_.find(from); it != data_.end()) {
-      data_[to] = it->second;
-      data_.erase(it);
-    }
-    produced_by_node_[to] = produced_by_node_[from];
-    produced_by_node_.erase(from);
+    values_.rename(v.id_, to);
   }
 
   graph_base* root_;
   graph_base* parent_ = nullptr;
   onnx::GraphProto proto_;
-  std::deque<value_entry> values_;  // a deque: types_ points into it
-  std::unordered_map<std::string, std::uint32_t> ids_;
-  std::unordered_map<std::string, onnx::TypeProto*> types_;
-  std::unordered_map<std::string, const onnx::TensorProto*> data_;
-  std::unordered_map<std::string, int> produced_by_node_;
+  detail::value_table values_;
   std::unordered_set<std::string> output_names_;
   std::vector<shared_initializer> shared_;
   // Shared by a root graph and its subgraphs (kept on the root).
@@ -670,12 +447,11 @@ class graph_base {
   std::set<std::string> used_domains_;
   std::unordered_set<std::string> used_names_;
   std::size_t node_counter_ = 0;
-  onnx::shape_inference::SymbolTableImpl symbols_;
-  std::unordered_map<std::string, onnx::TensorShapeProto> generated_shapes_;
+  detail::inference_state inference_;
 };
 
-inline const std::string& value::name() const { return graph_->values_[id_].name; }
-inline const onnx::TypeProto& value::type() const { return graph_->values_[id_].type; }
+inline const std::string& value::name() const { return graph_->values_.name(id_); }
+inline const onnx::TypeProto& value::type() const { return graph_->values_.type(id_); }
 
 // A graph whose g.op calls are checked at compile time against the ONNX schemas and the
 // custom op schemas of Schemas.

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/model.hpp>
 #include <set>
@@ -51,7 +53,7 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
   value_summary out{v.name(), "?", {}, false};
   if (!v.type().has_tensor_type()) return out;
   const auto& t = v.type().tensor_type();
-  if (t.elem_type() != 0) out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
+  if (t.elem_type() != onnx::TensorProto_DataType_UNDEFINED) out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
   if (!t.has_shape()) return out;
   out.has_shape = true;
   for (const auto& d : t.shape().dim())
@@ -59,10 +61,6 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
                        : d.has_dim_param() ? d.dim_param()
                                            : std::string("?"));
   return out;
-}
-
-inline bool is_standard_domain(const std::string& domain) {
-  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml";
 }
 
 inline std::uint64_t tensor_bytes(const onnx::TensorProto& t, std::int64_t elements) {
@@ -151,11 +149,7 @@ inline std::string human_bytes(std::uint64_t bytes) {
 inline std::ostream& operator<<(std::ostream& out, const model_summary& s) {
   const auto value_line = [&](const value_summary& v) {
     out << "  " << v.name << ": " << v.type;
-    if (v.has_shape) {
-      out << " [";
-      for (std::size_t i = 0; i < v.dims.size(); ++i) out << (i ? ", " : "") << v.dims[i];
-      out << "]";
-    }
+    if (v.has_shape) out << " " << detail::bracketed(v.dims, [](const std::string& d) { return d; });
     out << "\n";
   };
   out << "ir version " << s.ir_version << (s.producer.empty() ? "" : ", produced by " + s.producer)

@@ -9,15 +9,17 @@
 #define RETARGET_IR_MODEL_FILE_HPP
 
 #include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/detail/file_sink.hpp>
 #include <retarget/ir/model.hpp>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -30,7 +32,6 @@
 #include <fstream>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -48,76 +49,8 @@ inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::siz
 
 namespace detail {
 
-// A file written under a temporary name and renamed into place by commit(); removed if
-// it is never committed.
-class atomic_file {
- public:
-  explicit atomic_file(std::filesystem::path target) : target_(std::move(target)) {
-    static std::atomic<unsigned> counter{0};
-    temporary_ = target_;
-    temporary_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-    file_ = std::fopen(temporary_.c_str(), "wb");
-    if (!file_) throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
-  }
-  atomic_file(const atomic_file&) = delete;
-  atomic_file& operator=(const atomic_file&) = delete;
-  ~atomic_file() {
-    if (file_) std::fclose(file_);
-    if (!committed_) std::filesystem::remove(temporary_, ignored_);
-  }
-
-  std::FILE* handle() const noexcept { return file_; }
-  void write(const void* data, std::size_t size) {
-    if (size && std::fwrite(data, 1, size, file_) != size) fail("write");
-  }
-  // Flushes to disk, then renames: the target is either the old file or the whole new one.
-  void commit() {
-    finish();
-    publish();
-  }
-  // The two halves of commit, for files that go together (a model and its external data): all
-  // are finished before any is published, so a late write error replaces none of them.
-  void finish() {
-    if (std::fflush(file_) != 0) fail("flush");
-    if (::fsync(::fileno(file_)) != 0) fail("sync");
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (closed != 0) fail("close");
-  }
-  void publish() {
-    std::error_code ec;
-    std::filesystem::rename(temporary_, target_, ec);
-    if (ec) throw error("retarget: cannot write " + target_.string() + ": " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) {
-    throw error("retarget: cannot write " + target_.string() + " (" + what + " failed: " +
-                std::strerror(errno) + ")");
-  }
-
-  std::filesystem::path target_, temporary_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-  std::error_code ignored_;
-};
-
-// Protobuf's streams report failure by return value: the error is kept and thrown after.
-struct file_sink : google::protobuf::io::CopyingOutputStream {
-  atomic_file* file;
-  std::exception_ptr failure;
-  explicit file_sink(atomic_file& f) : file(&f) {}
-  bool Write(const void* buffer, int size) override {
-    try {
-      file->write(buffer, static_cast<std::size_t>(size));
-      return true;
-    } catch (...) {
-      failure = std::current_exception();
-      return false;
-    }
-  }
-};
+// The tool wrote ir::detail::atomic_file before it became public; kept until it names ir::atomic_file.
+using atomic_file = ir::atomic_file;
 
 // The fields of a message numbered from lo up to hi (excluded), moved (not copied) into a
 // message of their own while it lives: deterministic serialization writes fields in number
@@ -153,16 +86,24 @@ class field_range {
   std::unique_ptr<google::protobuf::Message> part_;
 };
 
-inline std::size_t length_delimited_size(std::size_t payload) {
-  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
+using google::protobuf::internal::WireFormatLite;
+
+// The bytes of a length-delimited field (an embedded message, bytes): tag, length, payload.
+// The length's size is counted in 64 bits (WireFormatLite::LengthDelimitedSize truncates past
+// 4 GiB), so an oversized model is measured right and refused below.
+inline std::size_t length_delimited_size(int field, std::size_t payload) {
+  return WireFormatLite::TagSize(field, WireFormatLite::TYPE_BYTES) +
+         google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
 }
 
 // Writes the model as the whole proto would serialize, the initializers listed in `spliced`
 // (by index) taking their raw data from those strings, written straight from them: the bytes
 // are identical to those of a proto holding copies of the data, and no copy is made.
-// ModelProto.graph is field 7, GraphProto.initializer field 5, TensorProto.raw_data field 9.
 inline void serialize(onnx::ModelProto& proto, const std::vector<const std::string*>& spliced,
                       atomic_file& out, const std::filesystem::path& path) {
+  constexpr int graph_field = onnx::ModelProto::kGraphFieldNumber;
+  constexpr int initializer_field = onnx::GraphProto::kInitializerFieldNumber;
+  constexpr int raw_data_field = onnx::TensorProto::kRawDataFieldNumber;
   auto& graph = *proto.mutable_graph();
   auto& initializers = *graph.mutable_initializer();
   std::size_t graph_size = 0, model_size = 0;
@@ -171,25 +112,27 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
   std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
   const bool splice = std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
   if (splice) {
-    model_lo.emplace(proto, 0, 7);
-    model_hi.emplace(proto, 8, INT_MAX);
-    graph_lo.emplace(graph, 0, 5);
-    graph_hi.emplace(graph, 6, INT_MAX);
+    model_lo.emplace(proto, 0, graph_field);
+    model_hi.emplace(proto, graph_field + 1, INT_MAX);
+    graph_lo.emplace(graph, 0, initializer_field);
+    graph_hi.emplace(graph, initializer_field + 1, INT_MAX);
     graph_size = graph_lo->size() + graph_hi->size();
     for (int i = 0; i < initializers.size(); ++i) {
       auto& t = initializers[i];
       std::size_t size;
       if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
-        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, 9), std::make_unique<field_range>(t, 10, INT_MAX));
-        size = tensor_parts.back().first->size() + length_delimited_size(bytes->size()) + tensor_parts.back().second->size();
+        tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, raw_data_field),
+                                  std::make_unique<field_range>(t, raw_data_field + 1, INT_MAX));
+        size = tensor_parts.back().first->size() + length_delimited_size(raw_data_field, bytes->size()) +
+               tensor_parts.back().second->size();
       } else {
         tensor_parts.emplace_back();
         size = t.ByteSizeLong();
       }
       tensor_sizes.push_back(size);
-      graph_size += length_delimited_size(size);
+      graph_size += length_delimited_size(initializer_field, size);
     }
-    model_size = model_lo->size() + length_delimited_size(graph_size) + model_hi->size();
+    model_size = model_lo->size() + length_delimited_size(graph_field, graph_size) + model_hi->size();
   } else {
     model_size = proto.ByteSizeLong();
   }
@@ -205,19 +148,19 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
       if (!splice) {
         proto.SerializeWithCachedSizes(&coded);
       } else {
-        const auto tag = [&](std::uint32_t field, std::size_t length) {
-          coded.WriteTag(field << 3 | 2);  // wire type 2: length-delimited
+        const auto tag = [&](int field, std::size_t length) {
+          coded.WriteTag(WireFormatLite::MakeTag(field, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
           coded.WriteVarint64(length);
         };
         model_lo->write(coded);
-        tag(7, graph_size);
+        tag(graph_field, graph_size);
         graph_lo->write(coded);
         for (int i = 0; i < initializers.size(); ++i) {
           const auto k = static_cast<std::size_t>(i);
-          tag(5, tensor_sizes[k]);
+          tag(initializer_field, tensor_sizes[k]);
           if (const auto* bytes = spliced[k]) {
             tensor_parts[k].first->write(coded);
-            tag(9, bytes->size());
+            tag(raw_data_field, bytes->size());
             // What is buffered goes out first; the bytes then go to the file directly.
             coded.Trim();
             stream.Flush();
@@ -273,7 +216,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
 
   detail::raw_data_lender lender;
-  std::optional<detail::atomic_file> data_file;
+  std::optional<atomic_file> data_file;
   std::string location = options.external_data_file;
   if (location.empty()) location = path.filename().string() + ".data";
   if (std::filesystem::path(location).has_parent_path() || location == "." || location == "..")
@@ -310,7 +253,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
     offset += length;
   }
 
-  detail::atomic_file model_file(path);
+  atomic_file model_file(path);
   detail::serialize(proto, shared, model_file, path);
   if (data_file) data_file->finish();
   model_file.finish();

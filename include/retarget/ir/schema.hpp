@@ -15,6 +15,7 @@
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/schema_table.hpp>
+#include <retarget/ir/domain.hpp>
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
@@ -71,12 +72,6 @@ struct schemas {
 };
 using no_schemas = schemas<>;
 
-// The domains whose ops come from the ONNX library itself.
-constexpr bool is_standard_domain(std::string_view domain) noexcept {
-  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml" ||
-         domain == "ai.onnx.preview.training";
-}
-
 // "domain::Op" → ("domain", "Op"); "Op" → ("", "Op").
 constexpr std::pair<std::string_view, std::string_view> split_op_name(std::string_view full) noexcept {
   const auto sep = full.find("::");
@@ -85,10 +80,6 @@ constexpr std::pair<std::string_view, std::string_view> split_op_name(std::strin
 }
 
 namespace detail {
-
-constexpr std::string_view canonical_domain(std::string_view d) noexcept {
-  return d == "ai.onnx" ? std::string_view{} : d;
-}
 
 // The merged entry of a built-in op, or nullptr. Binary search over the sorted table.
 constexpr const op_entry* find_builtin(std::string_view domain, std::string_view name) noexcept {

@@ -6,6 +6,7 @@
 #define RETARGET_IR_TENSOR_HPP
 
 #include <retarget/core/error.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 
 #include <onnx/onnx_pb.h>
@@ -13,21 +14,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <initializer_list>
 #include <memory>
-#include <numeric>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace retarget::ir {
-
-using dims_t = std::vector<std::int64_t>;
-
-inline std::int64_t element_count(const dims_t& dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
-}
 
 class tensor {
  public:

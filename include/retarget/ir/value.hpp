@@ -5,6 +5,7 @@
 #define RETARGET_IR_VALUE_HPP
 
 #include <retarget/core/error.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 
 #include <onnx/onnx_pb.h>
@@ -33,8 +34,14 @@ struct dim {
   friend bool operator==(const dim&, const dim&) = default;
 };
 
-std::string to_string(const dim& d);
-std::string to_string(const std::vector<dim>& shape);
+// "3", "height" or "?".
+inline std::string to_string(const dim& d) {
+  return d.is_static() ? std::to_string(d.size) : d.is_symbolic() ? d.symbol : "?";
+}
+// "[1, 3, height, width]", as format_dims writes dims.
+inline std::string to_string(const std::vector<dim>& shape) {
+  return detail::bracketed(shape, [](const dim& d) { return to_string(d); });
+}
 
 class graph_base;
 
@@ -95,15 +102,6 @@ class value {
   graph_base* graph_ = nullptr;
   std::uint32_t id_ = 0;
 };
-
-inline std::string to_string(const dim& d) {
-  return d.is_static() ? std::to_string(d.size) : d.is_symbolic() ? d.symbol : "?";
-}
-inline std::string to_string(const std::vector<dim>& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + to_string(shape[i]);
-  return out + "]";
-}
 
 }  // namespace retarget::ir
 

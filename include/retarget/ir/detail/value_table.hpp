@@ -1,0 +1,107 @@
+// The values of one graph: each value's name and type by the id a `value` holds, the ids by
+// name, and the maps that ONNX's inference reads (types by name, and the data of initializers
+// and Constant outputs).
+#ifndef RETARGET_IR_DETAIL_VALUE_TABLE_HPP
+#define RETARGET_IR_DETAIL_VALUE_TABLE_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace retarget::ir::detail {
+
+class value_table {
+ public:
+  using type_map = std::unordered_map<std::string, onnx::TypeProto*>;
+  using data_map = std::unordered_map<std::string, const onnx::TensorProto*>;
+
+  value_table() = default;
+  value_table(const value_table&) = delete;
+  value_table& operator=(const value_table&) = delete;
+
+  // A subgraph's table: the outer graph's types and data are seen (for inference), not owned.
+  void see_outer_scope(const value_table& outer) {
+    for (const auto& [name, type] : outer.types_) types_[name] = type;
+    for (const auto& [name, data] : outer.data_) data_[name] = data;
+  }
+
+  std::uint32_t add(std::string name, const onnx::TypeProto& type) {
+    const auto id = static_cast<std::uint32_t>(entries_.size());
+    entries_.push_back({std::move(name), type});
+    auto& entry = entries_.back();
+    ids_[entry.name] = id;
+    types_[entry.name] = &entry.type;
+    return id;
+  }
+  // A value whose data is known (an initializer, a Constant's output): inference may read it.
+  void set_data(const std::string& name, const onnx::TensorProto* data) { data_[name] = data; }
+  // A node's output, at that index of the graph's nodes.
+  void set_producer(const std::string& name, int node) { producers_[name] = node; }
+  bool is_node_output(const std::string& name) const { return producers_.count(name) > 0; }
+
+  // The id of a value of this graph (not of an outer one).
+  std::optional<std::uint32_t> find(const std::string& name) const {
+    const auto it = ids_.find(name);
+    return it == ids_.end() ? std::nullopt : std::optional(it->second);
+  }
+  const std::string& name(std::uint32_t id) const { return entries_[id].name; }
+  const onnx::TypeProto& type(std::uint32_t id) const { return entries_[id].type; }
+  // The type of a value of this graph or of an outer one, or nullptr.
+  const onnx::TypeProto* type_of(const std::string& name) const {
+    const auto it = types_.find(name);
+    return it == types_.end() ? nullptr : it->second;
+  }
+
+  // Renames a value in every map; its id stays.
+  void rename(std::uint32_t id, const std::string& to) {
+    auto& entry = entries_[id];
+    const std::string from = entry.name;
+    entry.name = to;
+    ids_.erase(from);
+    ids_[to] = id;
+    types_.erase(from);
+    types_[to] = &entry.type;
+    if (const auto it = data_.find(from); it != data_.end()) {
+      data_[to] = it->second;
+      data_.erase(it);
+    }
+    if (const auto it = producers_.find(from); it != producers_.end()) {
+      producers_[to] = it->second;
+      producers_.erase(it);
+    }
+  }
+
+  const type_map& types() const noexcept { return types_; }
+  const data_map& data() const noexcept { return data_; }
+
+ private:
+  struct entry {
+    std::string name;
+    onnx::TypeProto type;
+  };
+
+  std::deque<entry> entries_;  // a deque: types_ points into it
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  type_map types_;
+  data_map data_;
+  std::unordered_map<std::string, int> producers_;
+};
+
+// The type of an initializer: its element type and static dims.
+inline onnx::TypeProto type_of(const onnx::TensorProto& t) {
+  onnx::TypeProto type;
+  auto* tt = type.mutable_tensor_type();
+  tt->set_elem_type(t.data_type());
+  auto* s = tt->mutable_shape();
+  for (auto d : t.dims()) s->add_dim()->set_dim_value(d);
+  return type;
+}
+
+}  // namespace retarget::ir::detail
+
+#endif  // RETARGET_IR_DETAIL_VALUE_TABLE_HPP

@@ -1,0 +1,58 @@
+// Tensor dims and how they are printed: "[1, 3, 48, 48]", an unknown dim as "?" and a
+// symbolic one by its name ("[1, 3, height, width]"). Every shape in retarget's messages and
+// printouts is written this way.
+//
+//   retarget::ir::format_dims(t.dims())   // "[1, 3, 48, 48]"
+#ifndef RETARGET_IR_DIMS_HPP
+#define RETARGET_IR_DIMS_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace retarget::ir {
+
+using dims_t = std::vector<std::int64_t>;
+
+inline std::int64_t element_count(const dims_t& dims) {
+  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+namespace detail {
+
+// "[a, b, c]" from the text of each item.
+template <class Range, class Text>
+std::string bracketed(const Range& items, Text text) {
+  std::string out = "[";
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out += ", ";
+    first = false;
+    out += text(item);
+  }
+  return out + "]";
+}
+
+}  // namespace detail
+
+// "[1, 3, 48, 48]"; a negative dim (-1: unknown) is "?".
+inline std::string format_dims(std::span<const std::int64_t> dims) {
+  return detail::bracketed(dims, [](std::int64_t d) { return d < 0 ? std::string("?") : std::to_string(d); });
+}
+
+// "[1, 3, height, ?]": a shape as ONNX's inference writes it, a dim without value or name "?".
+inline std::string format_dims(const onnx::TensorShapeProto& shape) {
+  return detail::bracketed(shape.dim(), [](const onnx::TensorShapeProto::Dimension& d) {
+    return d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : std::string("?");
+  });
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_DIMS_HPP

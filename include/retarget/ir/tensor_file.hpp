@@ -1,0 +1,76 @@
+// Tensor files: one ONNX TensorProto per file, as numpy_helper.from_array(a).SerializeToString()
+// writes them and as the ONNX backend test data holds its inputs and outputs. Written
+// atomically and deterministically, like model files.
+//
+//   auto x = retarget::ir::read_tensor_file("input_0.pb");
+//   retarget::ir::write_tensor_file("output_0.pb", y);
+#ifndef RETARGET_IR_TENSOR_FILE_HPP
+#define RETARGET_IR_TENSOR_FILE_HPP
+
+#include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/tensor.hpp>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <onnx/onnx_pb.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+
+namespace retarget::ir {
+
+// The tensor in the file. retarget::error naming the file when it cannot be opened (with the
+// system's reason), is empty, or is not a TensorProto (it does not parse, or gives no element
+// type, which every tensor has).
+inline tensor read_tensor_file(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path))
+    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
+  // An empty file parses as a TensorProto with nothing set: it is refused here by name.
+  if (in.peek() == std::char_traits<char>::eof()) throw error("retarget: " + path.string() + " is empty");
+  onnx::TensorProto proto;
+  google::protobuf::io::IstreamInputStream stream(&in);
+  google::protobuf::io::CodedInputStream coded(&stream);
+  coded.SetTotalBytesLimit(INT_MAX);
+  if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage() ||
+      proto.data_type() == onnx::TensorProto_DataType_UNDEFINED)
+    throw error("retarget: " + path.string() + " is not an ONNX TensorProto file");
+  return tensor(std::move(proto));
+}
+
+// Writes the tensor to the file atomically: a failed write leaves the previous file as it was.
+inline void write_tensor_file(const std::filesystem::path& path, const tensor& t) {
+  if (std::filesystem::is_directory(path))
+    throw error("retarget: cannot write " + path.string() + ": " + std::strerror(EISDIR));
+  // Also caches the sizes that SerializeWithCachedSizes writes.
+  if (t.proto().ByteSizeLong() >= (std::size_t{1} << 31))
+    throw error("retarget: cannot write " + path.string() + ": a TensorProto of 2 GiB or more cannot be serialized");
+  atomic_file out(path);
+  detail::file_sink sink(out);
+  {
+    google::protobuf::io::CopyingOutputStreamAdaptor stream(&sink);
+    {
+      google::protobuf::io::CodedOutputStream coded(&stream);
+      coded.SetSerializationDeterministic(true);
+      t.proto().SerializeWithCachedSizes(&coded);
+    }
+    stream.Flush();
+  }
+  if (sink.failure) std::rethrow_exception(sink.failure);
+  out.commit();
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_TENSOR_FILE_HPP
