@@ -15,7 +15,11 @@
 #include <utility>
 #include <vector>
 
-namespace bk = retarget::backends;
+// Core knows no engine: the benchmark names its own, as a versioned engine and its base.
+namespace bk {
+struct tensorrt : retarget::backend_tag<"tensorrt"> {};
+struct tensorrt10 : retarget::backend_tag<"tensorrt10", tensorrt> {};
+}  // namespace bk
 
 namespace {
 

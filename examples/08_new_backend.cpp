@@ -193,8 +193,8 @@ class toyengine_wrapper {
         fits = dims[i] < 0 || dims[i] == given[i];
       if (!fits)
         throw retarget::error("retarget: toyengine: input '" + name + "' must be float32 of dims " +
-                              shape_text(dims) + ", not " + std::string(rx::to_string(t.type())) +
-                              " " + shape_text(given));
+                              rx::format_dims(dims) + ", not " + std::string(rx::to_string(t.type())) +
+                              " " + rx::format_dims(given));
       values[name] = {given, tutorial::floats(t)};
     }
     for (const auto& n : nodes_) {
@@ -256,8 +256,8 @@ class toyengine_wrapper {
     value out{rx::dims_t(rank), {}};
     for (std::size_t i = 0; i < rank; ++i) {
       if (da[i] != db[i] && da[i] != 1 && db[i] != 1)
-        throw retarget::error("retarget: toyengine: dims " + shape_text(a.dims) + " and " +
-                              shape_text(b.dims) + " do not broadcast");
+        throw retarget::error("retarget: toyengine: dims " + rx::format_dims(a.dims) + " and " +
+                              rx::format_dims(b.dims) + " do not broadcast");
       out.dims[i] = std::max(da[i], db[i]);
     }
     // Each operand's step per output dim: 0 where it repeats.
@@ -279,12 +279,6 @@ class toyengine_wrapper {
     return out;
   }
 
-  static std::string shape_text(const rx::dims_t& dims) {
-    std::string out;
-    for (auto d : dims)
-      out += (out.empty() ? "" : ", ") + (d < 0 ? std::string("?") : std::to_string(d));
-    return "[" + out + "]";
-  }
 
   std::map<std::string, rx::dims_t> inputs_;
   std::map<std::string, value> constants_;
@@ -486,7 +480,7 @@ int main(int argc, char** argv) {
                 "--file-name", "my_add", "--output-dir", work}) == 0 &&
        ok;
   const auto reference = tutorial::load("tutorials/06_output.pb");
-  ok = tutorial::compare("output.pb", retarget::nn::load_tensor(fs::path(work) / "output.pb"),
+  ok = tutorial::compare("output.pb", retarget::ir::read_tensor_file(fs::path(work) / "output.pb"),
                          reference, 1e-6) &&
        ok;
   ok = console({"backend", "toyengine", "convert", "--onnx-path", "my_add.onnx", "--digits",

@@ -155,7 +155,7 @@ layer_list_model read_layer_list(const fs::path& file) {
     const auto& l = model.layers.back();
     if (l.type() == "Conv")
       for (const char* key : {"weight", "bias"})
-        model.weights.emplace(l.text(key), retarget::nn::load_tensor(file.parent_path() / l.text(key)));
+        model.weights.emplace(l.text(key), retarget::ir::read_tensor_file(file.parent_path() / l.text(key)));
   }
   return model;
 }

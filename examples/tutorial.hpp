@@ -4,10 +4,11 @@
 #ifndef RETARGET_EXAMPLES_TUTORIAL_HPP
 #define RETARGET_EXAMPLES_TUTORIAL_HPP
 
-#include <retarget/backend.hpp>
+#include <retarget/backends/onnxruntime.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <retarget/trace/export.hpp>
-#include <retarget/trace/nn.hpp>
+#include <retarget/nn.hpp>
 
 #include <unistd.h>
 
@@ -33,7 +34,7 @@ inline fs::path data(const fs::path& file) {
   return fs::exists(in_data) || !fs::exists(in_zoo) ? in_data : in_zoo;
 }
 inline retarget::ir::tensor load(const fs::path& file) {
-  return retarget::nn::load_tensor(data(file));
+  return retarget::ir::read_tensor_file(data(file));
 }
 
 // A fresh folder in the temporary directory, removed with everything in it at the end.
@@ -84,21 +85,11 @@ inline std::vector<float> floats(const retarget::ir::tensor& t) {
   return out;
 }
 
-// The largest absolute difference between an output and its reference; infinity when their
-// types or shapes differ.
-inline double max_abs_error(const retarget::ir::tensor& out, const retarget::ir::tensor& ref) {
-  const auto a = floats(out), b = floats(ref);
-  if (out.dims() != ref.dims() || a.size() != b.size() || a.empty()) return INFINITY;
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i])));
-  return worst;
-}
-
 // Prints the comparison and says whether it is within the tolerance.
 inline bool compare(const char* what, const retarget::ir::tensor& out,
                     const retarget::ir::tensor& ref, double tolerance = 1e-4) {
-  const double error = max_abs_error(out, ref);
+  // Infinity when types or shapes differ, or a value is NaN on one side only.
+  const double error = retarget::ir::max_abs_difference(out, ref);
   const bool ok = error <= tolerance;
   const auto dims = out.dims();
   const std::vector<retarget::ir::dim> shape(dims.begin(), dims.end());
@@ -120,12 +111,8 @@ inline std::string signature(const retarget::ir::model& m) {
   const auto describe = [](const auto& values) {
     std::string out;
     for (const auto& v : values) {
-      std::string dims;
-      for (const auto& d : v.type().tensor_type().shape().dim())
-        dims += (dims.empty() ? "" : ", ") +
-                (d.has_dim_value() ? std::to_string(d.dim_value())
-                                   : d.has_dim_param() ? d.dim_param() : std::string("?"));
-      out += (out.empty() ? "" : ", ") + v.name() + " [" + dims + "]";
+      out += (out.empty() ? "" : ", ") + v.name() + " " +
+             retarget::ir::format_dims(v.type().tensor_type().shape());
     }
     return out;
   };

@@ -1,10 +1,13 @@
-// The tracing front end: traced tensors, the op library, nn modules and export_onnx.
+// The tracing front end: traced tensors and export_onnx, with the op library (ops.hpp,
+// symbolics.hpp) and nn modules (nn.hpp) that models are written with.
 #ifndef RETARGET_TRACE_HPP
 #define RETARGET_TRACE_HPP
 
+#include <retarget/nn.hpp>
+#include <retarget/ops.hpp>
 #include <retarget/trace/export.hpp>
-#include <retarget/trace/nn.hpp>
-#include <retarget/trace/ops.hpp>
+#include <retarget/trace/op_function.hpp>
+#include <retarget/trace/operators.hpp>
 #include <retarget/trace/session.hpp>
 #include <retarget/trace/tensor.hpp>
 

@@ -91,13 +91,13 @@ TEST_F(Backends, OnnxruntimeRunsSrcnnInItsWorkerAndMatchesPytorch) {
   ASSERT_EQ(files, bk::onnxruntime_manager::model_files(p));
   auto wrapper = bk::onnxruntime_manager::build_wrapper(files, p);
   EXPECT_EQ(wrapper.version(), "onnxruntime 1.30.0");
-  const auto reference = nn::load_tensor(data / "output_bicubic.pb");
+  const auto reference = retarget::ir::read_tensor_file(data / "output_bicubic.pb");
   for (int i = 0; i < 3; ++i) {  // one worker, several runs
-    const auto out = wrapper.run({{"input", nn::load_tensor(data / "input.pb")}});
+    const auto out = wrapper.run({{"input", retarget::ir::read_tensor_file(data / "input.pb")}});
     EXPECT_LE(ort::max_abs_error(out.at("output"), reference), 1e-4);
   }
   try {
-    wrapper.run({{"image", nn::load_tensor(data / "input.pb")}});
+    wrapper.run({{"image", retarget::ir::read_tensor_file(data / "input.pb")}});
     FAIL() << "no error";
   } catch (const retarget::error& e) {
     EXPECT_NE(std::string(e.what()).find("retarget: onnxruntime: input 'input' is missing"),

@@ -62,9 +62,9 @@ TEST_F(OpencvDnn, SrcnnThroughTheShippedRewriteMatchesPytorchBilinear) {
   p.work_dir = dir_.string();
   auto wrapper = bk::opencv_dnn_manager::build_wrapper(
       bk::opencv_dnn_manager::to_backend(dir_ / "srcnn.onnx", p), p);
-  const auto out = wrapper.run({{"input", nn::load_tensor(data / "input.pb")}});
+  const auto out = wrapper.run({{"input", retarget::ir::read_tensor_file(data / "input.pb")}});
   const double error =
-      ort::max_abs_error(out.at("output"), nn::load_tensor(data / "output_bilinear.pb"));
+      ort::max_abs_error(out.at("output"), retarget::ir::read_tensor_file(data / "output_bilinear.pb"));
   std::cout << "opencv_dnn SRCNN: max abs error vs PyTorch " << error << "\n";
   EXPECT_LE(error, 1e-4);
 }
@@ -79,7 +79,7 @@ TEST_F(OpencvDnn, TheBicubicModelIsRefusedByOpencvItself) {
   EXPECT_THROW(
       {
         auto w = bk::opencv_dnn_manager::build_wrapper({dir_ / "bicubic.onnx"}, {});
-        w.run({{"input", nn::load_tensor(data / "input.pb")}});
+        w.run({{"input", retarget::ir::read_tensor_file(data / "input.pb")}});
       },
       retarget::error);
 }

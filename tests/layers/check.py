@@ -20,9 +20,12 @@ LAYERS = {
     "core": set(),
     "options": {"core"},
     "ir": {"core"},
+    "symbolics": {"core", "ir"},
     "trace": {"core", "ir"},
+    "ops": {"core", "ir", "symbolics", "trace"},
+    "nn": {"core", "ir", "symbolics", "trace", "ops"},
     "backend": {"core", "options", "ir"},
-    "backends": {"core", "options", "ir", "trace", "backend"},
+    "backends": {"core", "options", "ir", "symbolics", "trace", "ops", "nn", "backend"},
     "config": {"core", "options", "ir", "trace", "backend"},
 }
 # The namespace of each folder (core's is retarget itself).

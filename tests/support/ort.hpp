@@ -1,19 +1,18 @@
-// Runs a model on ONNX Runtime through tools/ort/run.js and reads back its outputs, and
-// compares tensors: what the end-to-end tests check exports with.
+// Runs a model on ONNX Runtime through the onnxruntime package's manager, and compares
+// tensors: what the end-to-end tests check exports with.
 #ifndef RETARGET_TESTS_SUPPORT_ORT_HPP
 #define RETARGET_TESTS_SUPPORT_ORT_HPP
 
+#include <retarget/backends/onnxruntime.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
-#include <retarget/trace/nn.hpp>
+#include <retarget/nn.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -32,17 +31,15 @@ inline std::map<std::string, retarget::ir::tensor> run(retarget::ir::model& m, c
   fs::create_directories(work);
   const auto model_path = work / "model.onnx";
   retarget::ir::save(m, model_path);
-  std::string command = "node '" + (source_dir() / "tools/ort/run.js").string() + "' '" + model_path.string() +
-                        "' '" + (work / "out").string() + "'";
-  for (const auto& [name, file] : inputs) command += " '" + name + "=" + file.string() + "'";
-  command += " > '" + (work / "ort.log").string() + "' 2>&1";
-  if (std::system(command.c_str()) != 0) {
-    std::ifstream log(work / "ort.log");
-    throw retarget::error("ONNX Runtime failed: " + std::string(std::istreambuf_iterator<char>(log), {}));
-  }
+  using manager = retarget::backends::onnxruntime_manager;
+  retarget::backends::onnxruntime_param param;
+  param.work_dir = work.string();
+  auto session = manager::build_wrapper({model_path}, param);
+  retarget::backend::tensor_map feeds;
+  for (const auto& [name, file] : inputs) feeds.emplace(name, retarget::ir::read_tensor_file(file));
+  auto results = session.run(feeds);
   std::map<std::string, retarget::ir::tensor> out;
-  for (const auto& o : m.graph().output())
-    out.emplace(o.name(), retarget::nn::load_tensor(work / "out" / (o.name() + ".pb")));
+  for (const auto& o : m.graph().output()) out.emplace(o.name(), results.at(o.name()));
   return out;
 }
 

@@ -135,7 +135,7 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
   std::map<std::string, fs::path> feeds;
   for (int i = 0; fs::exists(folder / ("in" + std::to_string(i) + ".pb")); ++i) {
     const auto file = folder / ("in" + std::to_string(i) + ".pb");
-    const auto t = nn::load_tensor(file);
+    const auto t = retarget::ir::read_tensor_file(file);
     const auto sizes = t.dims();
     const std::vector<rx::dim> dims(sizes.begin(), sizes.end());
     specs.push_back({"in" + std::to_string(i), t.type(), dims});
@@ -156,7 +156,7 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
       << name << ": the export has " << result.model.graph().output_size()
       << " outputs, PyTorch gave " << references;
   for (int i = 0; i < result.model.graph().output_size(); ++i) {
-    const auto reference = nn::load_tensor(folder / ("out" + std::to_string(i) + ".pb"));
+    const auto reference = retarget::ir::read_tensor_file(folder / ("out" + std::to_string(i) + ".pb"));
     const auto& actual = outputs.at(result.model.graph().output(i).name());
     const double error = ort::max_abs_error(actual, reference);
     std::cout << name << " output " << i << ": max abs error vs PyTorch " << error << "\n";

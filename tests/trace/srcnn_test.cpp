@@ -75,7 +75,7 @@ double max_error_on_ort(rx::model& m, const std::string& name, const std::string
   const auto dir = work_dir(name);
   const auto outputs = ort::run(m, dir, inputs);
   std::filesystem::remove_all(dir);
-  const double e = ort::max_abs_error(outputs.at("output"), nn::load_tensor(data / reference));
+  const double e = ort::max_abs_error(outputs.at("output"), retarget::ir::read_tensor_file(data / reference));
   std::cout << name << ": max abs error vs PyTorch on ONNX Runtime: " << e << "\n";
   return e;
 }

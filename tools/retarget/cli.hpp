@@ -9,6 +9,7 @@
 #include <retarget/backend.hpp>
 #include <retarget/backends.hpp>
 #include <retarget/options.hpp>
+#include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <span>
 #include <string>
@@ -42,7 +43,7 @@ extern const std::span<const command> commands;
 
 // Writes a file under a temporary name and renames it into place.
 inline void write_file(const fs::path& path, std::string_view bytes) {
-  retarget::ir::detail::atomic_file file(path);
+  retarget::ir::atomic_file file(path);
   file.write(bytes.data(), bytes.size());
   file.commit();
 }

@@ -6,6 +6,8 @@
 #include <iomanip>
 #include <iostream>
 #include <retarget/config.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <sstream>
 
@@ -47,12 +49,6 @@ void visit_zoo(std::string_view name, F&& f) {
                       "' (closest: " +
                       retarget::join_names(retarget::closest_names(name, names)) +
                       ")");
-}
-
-std::string shape_text(const std::vector<std::int64_t>& dims) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
-  return out + "]";
 }
 
 // Moves what the staging folder holds into the work dir: the folder itself when the work
@@ -117,15 +113,14 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
       retarget::backend::tensor_map feeds;
       std::size_t i = 0;
       for (const auto& [name, file] : test_inputs) {
-        auto t = retarget::nn::load_tensor(file);
+        auto t = retarget::ir::read_tensor_file(file);
         const auto dims = t.dims();
         specs[i] = retarget::config::input_spec_for(cfg, i, count, t.type(), dims);
         if (const auto& wh = *cfg.onnx.input_shape;
             wh && dims.size() >= 2 && ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
           cfg.document.fail("onnx_config.input_shape",
-                            "is [" + std::to_string((*wh)[0]) + ", " + std::to_string((*wh)[1]) +
-                                "], but " + std::string(E::name) + "'s test input '" + name +
-                                "' is " + shape_text(dims) + ": its reference is for that size");
+                            "is " + retarget::ir::format_dims(*wh) + ", but " + std::string(E::name) + "'s test input '" + name +
+                                "' is " + retarget::ir::format_dims(dims) + ": its reference is for that size");
         feeds.emplace(specs[i].name, std::move(t));
         ++i;
       }
@@ -190,13 +185,13 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
         throw retarget::error("retarget: deploy: the backend gave no output '" + output_name + "'");
       stage(out, 4, "run",
             output_name + ": " + std::string(to_string(found->second.type())) + " " +
-                shape_text(found->second.dims()),
+                retarget::ir::format_dims(found->second.dims()),
             since(t0));
 
       t0 = clock_type::now();
       const auto reference_file = E::reference(exported.report);
       const double error = retarget::ir::max_abs_difference(
-          found->second, retarget::nn::load_tensor(reference_file));
+          found->second, retarget::ir::read_tensor_file(reference_file));
       row.max_abs_error = error;
       const bool pass = error <= tolerance;
       stage(out, 5, "verify",

@@ -1,8 +1,4 @@
 // retarget inspect, check and draw: commands that read a model file.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <climits>
 #include <fstream>
 #include <google/protobuf/io/coded_stream.h>
@@ -13,7 +9,6 @@
 
 #include "cli.hpp"
 
-extern char** environ;
 
 namespace cli {
 
@@ -40,23 +35,6 @@ retarget::ir::model read_model_proto(const fs::path& path) {
     throw retarget::error("retarget: " + path.string() +
                           " is not a valid ONNX model (corrupt or truncated)");
   return retarget::ir::model(std::move(proto));
-}
-
-// Runs a program without a shell; its stderr goes to `log`. Returns its exit status.
-int run_program(const std::vector<std::string>& argv, const fs::path& log) {
-  std::vector<char*> c_argv;
-  for (const auto& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
-  c_argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, c_argv[0], &actions, nullptr, c_argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace
@@ -119,9 +97,9 @@ int draw(arguments& args, std::ostream& out) {
     write_file(scratch.path() / "graph.dot", dot_text);
     const auto picture = scratch.path() / ("graph" + format);
     const auto log = scratch.path() / "dot.log";
-    if (run_program({dot.string(), "-T" + format.substr(1), "-o", picture.string(),
-                     (scratch.path() / "graph.dot").string()},
-                    log) != 0) {
+    if (retarget::backend::run_program({dot.string(), "-T" + format.substr(1), "-o", picture.string(),
+                                        (scratch.path() / "graph.dot").string()},
+                                       log.string()) != 0) {
       std::ifstream messages(log);
       throw retarget::error("retarget: draw: Graphviz's dot failed: " +
                             std::string(std::istreambuf_iterator<char>(messages), {}));

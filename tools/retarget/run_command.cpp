@@ -1,6 +1,8 @@
 // retarget run: inference through a backend's wrapper, with a summary of each output.
 #include <fstream>
 #include <iomanip>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <set>
 #include <sstream>
@@ -10,13 +12,6 @@
 namespace cli {
 
 namespace {
-
-std::string shape_text(const retarget::ir::tensor& t) {
-  std::string out = "[";
-  const auto dims = t.dims();
-  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
-  return out + "]";
-}
 
 std::string number(double v) {
   std::ostringstream out;
@@ -58,7 +53,7 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
     const auto eq = in.find('=');
     if (eq == std::string::npos || eq == 0)
       throw usage_error("retarget: --input '" + in + "' is not NAME=FILE.pb");
-    feeds.emplace(in.substr(0, eq), retarget::ir::tensor(retarget::nn::load_tensor(in.substr(eq + 1))));
+    feeds.emplace(in.substr(0, eq), retarget::ir::read_tensor_file(in.substr(eq + 1)));
   }
   // Every input the model takes must be given, and nothing else.
   const auto model = retarget::ir::load(model_path);
@@ -84,7 +79,7 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
     auto wrapper = M::build_wrapper(backend_files, param);
     const auto outputs = wrapper.run(feeds);
     for (const auto& [name, t] : outputs) {
-      out << name << ": " << to_string(t.type()) << " " << shape_text(t);
+      out << name << ": " << to_string(t.type()) << " " << retarget::ir::format_dims(t.dims());
       try {
         const auto s = retarget::ir::statistics(t);
         out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean "

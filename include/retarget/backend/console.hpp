@@ -9,25 +9,18 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <retarget/backend/manager.hpp>
 #include <retarget/options/command_line.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <string>
 #include <vector>
 
 namespace retarget::backend {
 
 namespace detail {
-
-inline ir::tensor read_tensor_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  onnx::TensorProto proto;
-  if (!in || !proto.ParseFromIstream(&in))
-    throw error("retarget: " + path.string() + " is not an ONNX TensorProto file");
-  return ir::tensor(std::move(proto));
-}
 
 template <class M>
 int run_command(const std::string& command, options::arguments& args, std::ostream& out) {
@@ -63,17 +56,14 @@ int run_command(const std::string& command, options::arguments& args, std::ostre
       const auto eq = in.find('=');
       if (eq == std::string::npos)
         throw error("retarget: --input '" + in + "' is not name=FILE.pb");
-      feeds.emplace(in.substr(0, eq), read_tensor_file(in.substr(eq + 1)));
+      feeds.emplace(in.substr(0, eq), ir::read_tensor_file(in.substr(eq + 1)));
     }
     auto wrapper = M::build_wrapper(M::model_files(p), p);
     for (const auto& [name, t] : wrapper.run(feeds)) {
-      std::string dims;
-      for (auto d : t.dims()) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
-      out << name << ": " << to_string(t.type()) << " [" << dims << "]\n";
+      out << name << ": " << to_string(t.type()) << " " << ir::format_dims(t.dims()) << "\n";
       if (output_dir) {
         std::filesystem::create_directories(*output_dir);
-        std::ofstream f(std::filesystem::path(*output_dir) / (name + ".pb"), std::ios::binary);
-        t.proto().SerializeToOstream(&f);
+        ir::write_tensor_file(std::filesystem::path(*output_dir) / (name + ".pb"), t);
       }
     }
     return 0;

@@ -37,10 +37,22 @@ inline pid_t spawn(const std::vector<std::string>& argv, const posix_spawn_file_
 
 }  // namespace detail
 
-// Runs argv[0] (looked up on PATH) with the given arguments, with the caller's stdin, stdout
-// and stderr, and waits for it; returns its exit status (128 + the signal if one ended it).
-inline int run_program(const std::vector<std::string>& argv) {
-  const pid_t pid = detail::spawn(argv, nullptr);
+// Runs argv[0] (looked up on PATH) with the given arguments and waits for it; its stderr goes
+// to `stderr_to` when given (so that a failure can be reported with what it said), else to
+// the caller's. Returns its exit status (128 + the signal if one ended it).
+inline int run_program(const std::vector<std::string>& argv, const std::string& stderr_to = {}) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!stderr_to.empty())
+    posix_spawn_file_actions_addopen(&actions, 2, stderr_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  try {
+    pid = detail::spawn(argv, &actions);
+  } catch (...) {
+    posix_spawn_file_actions_destroy(&actions);
+    throw;
+  }
+  posix_spawn_file_actions_destroy(&actions);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw error("retarget: lost " + argv[0] + ": " + std::strerror(errno));

@@ -209,7 +209,10 @@ struct graph_key {
 
 }  // namespace retarget::ir
 
-namespace retarget::literals {
+// An inline namespace: code inside namespace retarget sees the literals without a using;
+// users write `using namespace retarget::literals;`.
+namespace retarget {
+inline namespace literals {
 template <fixed_string Name>
 constexpr ir::int_key<Name> operator""_i() noexcept { return {}; }
 template <fixed_string Name>
@@ -220,6 +223,7 @@ template <fixed_string Name>
 constexpr ir::tensor_key<Name> operator""_t() noexcept { return {}; }
 template <fixed_string Name>
 constexpr ir::graph_key<Name> operator""_g() noexcept { return {}; }
-}  // namespace retarget::literals
+}  // namespace literals
+}  // namespace retarget
 
 #endif  // RETARGET_IR_ATTRIBUTE_HPP

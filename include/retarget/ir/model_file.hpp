@@ -49,9 +49,6 @@ inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::siz
 
 namespace detail {
 
-// The tool wrote ir::detail::atomic_file before it became public; kept until it names ir::atomic_file.
-using atomic_file = ir::atomic_file;
-
 // The fields of a message numbered from lo up to hi (excluded), moved (not copied) into a
 // message of their own while it lives: deterministic serialization writes fields in number
 // order and unknown fields last, so a message's bytes are its parts' bytes one after another.

@@ -170,6 +170,7 @@ std::string help() {
   std::string out;
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(defaults.*d.pointer)>;
+    if constexpr (Field<F>) {  // else require_fields has said what is wrong
     using T = typename F::value_type;
     std::string label;
     if constexpr (std::is_same_v<T, bool>) label = "bool";
@@ -187,6 +188,7 @@ std::string help() {
     if constexpr (std::is_same_v<T, std::string>)
       if (!(defaults.*d.pointer).value.empty()) line += " (default: " + (defaults.*d.pointer).value + ")";
     out += line + "\n";
+    }
   });
   return out;
 }
@@ -198,15 +200,18 @@ S from_command_line(arguments& args) {
   detail::require_fields<S>();
   S s{};
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
+    using F = std::remove_cvref_t<decltype(s.*d.pointer)>;
+    if constexpr (Field<F>) {  // else require_fields has said what is wrong
     const std::string name = option_name(d.name);
     const auto text = args.one(name);
     if (!text) return;
-    using T = typename std::remove_cvref_t<decltype(s.*d.pointer)>::value_type;
+    using T = typename F::value_type;
     auto v = parse_text<T>(*text);
     if (!v)
       throw usage_error("retarget: option " + name + " expects " + detail::expected<T>() + ", got '" +
                         *text + "'");
     (s.*d.pointer).value = std::move(*v);
+    }
   });
   return s;
 }

@@ -10,7 +10,7 @@
 
 #include <retarget/core/backend.hpp>
 #include <retarget/core/module.hpp>
-#include <retarget/trace/nn.hpp>
+#include <retarget/nn.hpp>
 
 namespace retarget::backends {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/rewritable.hpp>
-#include <retarget/trace/ops.hpp>
+#include <retarget/ops.hpp>
 
 namespace retarget::backends {
 

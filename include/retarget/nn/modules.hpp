@@ -5,16 +5,16 @@
 //
 //   nn::Conv2d conv1("conv1", 3, 64, {9, 9}, {.padding = {4, 4}});
 //   conv1.weight.load("conv1.weight.pb");
-#ifndef RETARGET_TRACE_NN_HPP
-#define RETARGET_TRACE_NN_HPP
+#ifndef RETARGET_NN_MODULES_HPP
+#define RETARGET_NN_MODULES_HPP
 
 #include <retarget/core/module.hpp>
-#include <retarget/ir/tensor.hpp>
-#include <retarget/trace/ops.hpp>
+#include <retarget/nn/parameter.hpp>
+#include <retarget/ops/functions.hpp>
+#include <retarget/trace/tensor.hpp>
 
 #include <cstddef>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,72 +29,6 @@ using retarget::rewritable_module;
 
 using trace::ints;
 using trace::tensor;
-
-// Reads an ONNX TensorProto file (as numpy_helper.from_array(...).SerializeToString() writes).
-inline ir::tensor load_tensor(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error("retarget: cannot open tensor file " + path.string());
-  onnx::TensorProto proto;
-  if (!proto.ParseFromIstream(&in)) throw error("retarget: " + path.string() + " is not an ONNX TensorProto");
-  return ir::tensor(std::move(proto));
-}
-
-class parameter {
- public:
-  parameter() = default;
-  parameter(std::string name, ir::dims_t dims, ir::dtype type = ir::dtype::f32)
-      : name_(std::move(name)), dims_(std::move(dims)), type_(type) {
-    data_ = std::make_shared<const ir::tensor>(
-        ir::tensor::from_raw(type_, dims_, std::vector<std::byte>(bytes(), std::byte{0})));
-  }
-
-  const std::string& name() const noexcept { return name_; }
-  const ir::dims_t& dims() const noexcept { return dims_; }
-  const ir::tensor& data() const noexcept { return *data_; }
-
-  // Takes the values from a buffer of the parameter's size.
-  template <class T>
-  void assign(std::span<const T> values) {
-    data_ = std::make_shared<const ir::tensor>(ir::tensor::from_raw(type_, dims_, std::as_bytes(values)));
-  }
-  // Takes a tensor of the parameter's dims and type.
-  void assign(ir::tensor t) {
-    if (t.dims() != dims_ || t.type() != type_)
-      throw error("retarget: parameter '" + name_ + "' is " + to_string(dims_) + ", the weights given are " +
-                  to_string(t.dims()));
-    data_ = std::make_shared<const ir::tensor>(std::move(t));
-  }
-  void load(const std::filesystem::path& path) {
-    try {
-      assign(load_tensor(path));
-    } catch (const error& e) {
-      throw error(std::string(e.what()) + " (" + path.string() + ")");
-    }
-  }
-
-  // The parameter in the graph of x's export: an initializer, made at its first use, that
-  // shares these weights (a model exported earlier keeps the ones it was given).
-  template <class B>
-  tensor<B> in(const tensor<B>& x) const {
-    return {x.owner(), x.owner().parameter(this, name_, data_)};
-  }
-
- private:
-  std::size_t bytes() const {
-    return static_cast<std::size_t>(ir::element_count(dims_)) * ir::size_of(type_);
-  }
-  static std::string to_string(const ir::dims_t& d) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-    return s + "]";
-  }
-
-  std::string name_;
-  ir::dims_t dims_;
-  ir::dtype type_ = ir::dtype::f32;
-  // Shared with the models exported from it, never changed in place: assigning replaces it.
-  std::shared_ptr<const ir::tensor> data_ = std::make_shared<const ir::tensor>();
-};
 
 namespace detail {
 inline std::string join(const std::string& prefix, const char* leaf) {
@@ -244,4 +178,4 @@ struct Sequential : rewritable_module<Sequential<Modules...>, "Sequential"> {
 
 }  // namespace retarget::nn
 
-#endif  // RETARGET_TRACE_NN_HPP
+#endif  // RETARGET_NN_MODULES_HPP

@@ -1,0 +1,21 @@
+# Every C++ file of the project follows .clang-format: clang-format (14, Debian bookworm's)
+# would change nothing. Generated files (the ONNX schema table) are exempt.
+#   cmake -DCLANG_FORMAT=clang-format-14 -DSOURCE_DIR=... -P check.cmake
+set(files)
+foreach(dir include tools tests examples benchmarks fuzz zoo)
+  file(GLOB_RECURSE found ${SOURCE_DIR}/${dir}/*.hpp ${SOURCE_DIR}/${dir}/*.cpp)
+  list(APPEND files ${found})
+endforeach()
+list(FILTER files EXCLUDE REGEX "/node_modules/|/detail/schema_table\\.hpp$")
+list(LENGTH files count)
+execute_process(COMMAND ${CLANG_FORMAT} --style=file --dry-run --Werror ${files}
+  WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE status ERROR_VARIABLE out)
+if(NOT status EQUAL 0)
+  string(REGEX MATCHALL "[^\n:]+:[0-9]+:[0-9]+: error: code should be clang-formatted" lines "${out}")
+  list(TRANSFORM lines REPLACE ":[0-9]+:[0-9]+: error: code should be clang-formatted$" "")
+  list(TRANSFORM lines REPLACE "^${SOURCE_DIR}/" "")
+  list(REMOVE_DUPLICATES lines)
+  string(JOIN "\n" listing ${lines})
+  message(FATAL_ERROR "not formatted as .clang-format says (run clang-format -i on them):\n${listing}")
+endif()
+message(STATUS "${count} files follow .clang-format")
