@@ -79,18 +79,23 @@ class dynamic_registry {
     double next(double a, double x, double y) const {
       return registry->call_from(*function, *chain, position, {a, x, y});
     }
-    double origin(double a, double x, double y) const { return registry->origins_.at(*function)(a, x, y); }
+    double origin(double a, double x, double y) const {
+      return registry->origins_.at(*function)(a, x, y);
+    }
   };
   using rewrite = std::function<double(const call_state&, double, double, double)>;
 
-  void add_backend(const std::string& name, std::vector<std::string> chain) { chains_[name] = std::move(chain); }
+  void add_backend(const std::string& name, std::vector<std::string> chain) {
+    chains_[name] = std::move(chain);
+  }
   void add_origin(const std::string& function, std::function<double(double, double, double)> f) {
     origins_[function] = std::move(f);
   }
   void add_rewrite(const std::string& function, const std::string& backend, rewrite r) {
     rewrites_[{function, backend}] = std::move(r);
   }
-  double call(const std::string& function, const std::string& backend, double a, double x, double y) const {
+  double call(const std::string& function, const std::string& backend, double a, double x,
+              double y) const {
     return call_from(function, chains_.at(backend), 0, {a, x, y});
   }
 
@@ -100,12 +105,12 @@ class dynamic_registry {
       return std::hash<std::string>()(k.first) * 31 + std::hash<std::string>()(k.second);
     }
   };
-  double call_from(const std::string& function, const std::vector<std::string>& chain, std::size_t from,
-                   args a) const {
+  double call_from(const std::string& function, const std::vector<std::string>& chain,
+                   std::size_t from, args a) const {
     for (std::size_t i = from; i < chain.size(); ++i)
       if (const auto it = rewrites_.find({function, chain[i]}); it != rewrites_.end())
-        return it->second(call_state{this, &function, &chain, i + 1}, std::get<0>(a), std::get<1>(a),
-                          std::get<2>(a));
+        return it->second(call_state{this, &function, &chain, i + 1}, std::get<0>(a),
+                          std::get<1>(a), std::get<2>(a));
     return origins_.at(function)(std::get<0>(a), std::get<1>(a), std::get<2>(a));
   }
 
@@ -123,9 +128,12 @@ dynamic_registry make_registry() {
   for (int i = 0; i < 64; ++i) {
     const std::string f = i == 0 ? "axpy" : "function_" + std::to_string(i);
     r.add_origin(f, [](double a, double x, double y) { return axpy(a, x, y); });
-    r.add_rewrite(f, "tensorrt", [](const auto& c, double a, double x, double y) { return c.next(a, x, y); });
-    r.add_rewrite(f, "opencv_dnn", [](const auto& c, double a, double x, double y) { return c.next(a, x, y); });
-    r.add_rewrite(f, "default", [](const auto& c, double a, double x, double y) { return c.origin(a, x, y); });
+    r.add_rewrite(f, "tensorrt",
+                  [](const auto& c, double a, double x, double y) { return c.next(a, x, y); });
+    r.add_rewrite(f, "opencv_dnn",
+                  [](const auto& c, double a, double x, double y) { return c.next(a, x, y); });
+    r.add_rewrite(f, "default",
+                  [](const auto& c, double a, double x, double y) { return c.origin(a, x, y); });
   }
   return r;
 }
@@ -175,8 +183,10 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     const double d = times_["direct"];
     if (d <= 0) return;
     std::printf("\nrewritten / direct:                      %.3f\n", times_["rewritten"] / d);
-    std::printf("runtime registry / rewritten:            %.1f\n", times_["runtime_registry"] / times_["rewritten"]);
-    std::printf("single string-map lookup / rewritten:    %.1f\n", times_["single_lookup"] / times_["rewritten"]);
+    std::printf("runtime registry / rewritten:            %.1f\n",
+                times_["runtime_registry"] / times_["rewritten"]);
+    std::printf("single string-map lookup / rewritten:    %.1f\n",
+                times_["single_lookup"] / times_["rewritten"]);
   }
 
  private:

@@ -5,14 +5,14 @@
 // prints one JSON line: the time of every run (the first one apart: a cold start) and of its
 // save alone, the node count and the file size. A run is export_onnx + save, from the model
 // built with its weights to the file written.
-#include "resnet50.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "resnet50.hpp"
 
 namespace bk = retarget::backends;
 
@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < runs + 1; ++i) {
     const auto start = std::chrono::steady_clock::now();
     auto result = retarget::export_onnx<bk::onnxruntime>(
-        model, {{"input", retarget::ir::dtype::f32, {1, 3, 224, 224}}}, {}, {.output_names = {"output"}});
+        model, {{"input", retarget::ir::dtype::f32, {1, 3, 224, 224}}}, {},
+        {.output_names = {"output"}});
     const auto exported = std::chrono::steady_clock::now();
     retarget::ir::save(result.model, out);
     const auto saved = std::chrono::steady_clock::now();
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   list(times);
   std::printf("], \"save_times\": [");
   list(save_times);
-  std::printf("], \"nodes\": %d, \"parameters\": %zu, \"file_bytes\": %ju}\n", nodes, model.parameter_count(),
+  std::printf("], \"nodes\": %d, \"parameters\": %zu, \"file_bytes\": %ju}\n", nodes,
+              model.parameter_count(),
               static_cast<std::uintmax_t>(std::filesystem::file_size(out)));
 }

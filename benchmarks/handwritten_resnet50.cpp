@@ -38,9 +38,12 @@ std::vector<float> random_values(std::size_t n, std::mt19937& rng) {
   return v;
 }
 
-conv_layer make_conv(const std::string& conv, const std::string& bn, std::int64_t in, std::int64_t out,
-                     std::int64_t k, std::int64_t stride, std::int64_t padding, std::mt19937& rng) {
-  return {{conv + ".weight", {out, in, k, k}, random_values(static_cast<std::size_t>(out * in * k * k), rng)},
+conv_layer make_conv(const std::string& conv, const std::string& bn, std::int64_t in,
+                     std::int64_t out, std::int64_t k, std::int64_t stride, std::int64_t padding,
+                     std::mt19937& rng) {
+  return {{conv + ".weight",
+           {out, in, k, k},
+           random_values(static_cast<std::size_t>(out * in * k * k), rng)},
           {bn + ".bias", {out}, random_values(static_cast<std::size_t>(out), rng)},
           k,
           stride,
@@ -75,7 +78,8 @@ resnet50_weights make_weights() {
       b.c = make_conv(n + ".conv3", n + ".bn3", w, w * 4, 1, 1, 0, rng);
       if (stride != 1 || in != w * 4) {
         b.has_downsample = true;
-        b.downsample = make_conv(n + ".downsample.0", n + ".downsample.1", in, w * 4, 1, stride, 0, rng);
+        b.downsample =
+            make_conv(n + ".downsample.0", n + ".downsample.1", in, w * 4, 1, stride, 0, rng);
       }
       r.blocks.push_back(std::move(b));
       in = w * 4;
@@ -109,7 +113,8 @@ class builder {
     a->set_type(onnx::AttributeProto::INT);
     a->set_i(value);
   }
-  onnx::NodeProto* node(const char* op, std::vector<std::string> inputs, const std::string& output = {}) {
+  onnx::NodeProto* node(const char* op, std::vector<std::string> inputs,
+                        const std::string& output = {}) {
     auto* n = graph_->add_node();
     const std::string name = std::string(op) + "_" + std::to_string(counter_++);
     for (auto& i : inputs) n->add_input(std::move(i));
@@ -162,7 +167,8 @@ void export_model(const resnet50_weights& r, const std::filesystem::path& path) 
   b.ints(pool, "strides", {2, 2});
   y = pool->output(0);
   for (const auto& blk : r.blocks) {
-    const auto main = b.conv(b.unary("Relu", b.conv(b.unary("Relu", b.conv(y, blk.a)), blk.b)), blk.c);
+    const auto main =
+        b.conv(b.unary("Relu", b.conv(b.unary("Relu", b.conv(y, blk.a)), blk.b)), blk.c);
     const auto shortcut = blk.has_downsample ? b.conv(y, blk.downsample) : y;
     y = b.unary("Relu", b.node("Add", {main, shortcut})->output(0));
   }
@@ -191,7 +197,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < runs + 1; ++i) {
     const auto start = std::chrono::steady_clock::now();
     export_model(weights, out);
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   onnx::ModelProto check;
   {

@@ -6,13 +6,12 @@
 //   benchmark_memory_export OUT_DIR
 // prints one JSON line: the weights' bytes, the resident set before the weights were made,
 // the peak resident set of the whole process (VmHWM), and the export and save times.
-#include <retarget/retarget.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <retarget/retarget.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,9 +75,11 @@ int main(int argc, char** argv) {
 
   std::printf(
       "{\"peer\": \"retarget\", \"weight_bytes\": %ju, \"baseline_rss\": %ju, \"peak_rss\": %ju, "
-      "\"export_seconds\": %.6f, \"save_seconds\": %.6f, \"model_file_bytes\": %ju, \"data_file_bytes\": %ju}\n",
+      "\"export_seconds\": %.6f, \"save_seconds\": %.6f, \"model_file_bytes\": %ju, "
+      "\"data_file_bytes\": %ju}\n",
       static_cast<std::uintmax_t>(weight_bytes), static_cast<std::uintmax_t>(baseline),
-      static_cast<std::uintmax_t>(status_bytes("VmHWM")), std::chrono::duration<double>(exported - start).count(),
+      static_cast<std::uintmax_t>(status_bytes("VmHWM")),
+      std::chrono::duration<double>(exported - start).count(),
       std::chrono::duration<double>(saved - exported).count(),
       static_cast<std::uintmax_t>(std::filesystem::file_size(path)),
       static_cast<std::uintmax_t>(std::filesystem::file_size(path.string() + ".data")));

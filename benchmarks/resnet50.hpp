@@ -10,14 +10,13 @@
 #ifndef RETARGET_BENCHMARKS_RESNET50_HPP
 #define RETARGET_BENCHMARKS_RESNET50_HPP
 
-#include <retarget/retarget.hpp>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <random>
+#include <retarget/retarget.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,9 +40,11 @@ inline void randomize(nn::parameter& p, std::mt19937& rng, float lo, float hi) {
 struct ConvBn : retarget::rewritable_module<ConvBn, "ConvBn"> {
   nn::Conv2d conv;
   nn::BatchNorm2d bn;
-  ConvBn(const std::string& conv_name, const std::string& bn_name, std::int64_t in, std::int64_t out,
-         std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::mt19937& rng)
-      : conv(conv_name, in, out, {kernel, kernel}, {.stride = {stride}, .padding = {padding}}, false),
+  ConvBn(const std::string& conv_name, const std::string& bn_name, std::int64_t in,
+         std::int64_t out, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+         std::mt19937& rng)
+      : conv(conv_name, in, out, {kernel, kernel}, {.stride = {stride}, .padding = {padding}},
+             false),
         bn(bn_name, out) {
     const float bound = 1.0f / std::sqrt(static_cast<float>(in * kernel * kernel));
     randomize(conv.weight, rng, -bound, bound);
@@ -111,12 +112,14 @@ struct Bottleneck : retarget::rewritable_module<Bottleneck, "Bottleneck"> {
   std::optional<ConvBn> downsample;
   nn::ReLU relu;
 
-  Bottleneck(const std::string& name, std::int64_t in, std::int64_t width, std::int64_t stride, std::mt19937& rng)
+  Bottleneck(const std::string& name, std::int64_t in, std::int64_t width, std::int64_t stride,
+             std::mt19937& rng)
       : a(name + ".conv1", name + ".bn1", in, width, 1, 1, 0, rng),
         b(name + ".conv2", name + ".bn2", width, width, 3, stride, 1, rng),
         c(name + ".conv3", name + ".bn3", width, width * 4, 1, 1, 0, rng) {
     if (stride != 1 || in != width * 4)
-      downsample.emplace(name + ".downsample.0", name + ".downsample.1", in, width * 4, 1, stride, 0, rng);
+      downsample.emplace(name + ".downsample.0", name + ".downsample.1", in, width * 4, 1, stride,
+                         0, rng);
   }
   template <class B>
   tensor<B> forward(const tensor<B>& x) const {
@@ -154,7 +157,9 @@ struct ResNet50 : retarget::rewritable_module<ResNet50, "ResNet50"> {
 
   std::size_t parameter_count() const {
     std::size_t n = 0;
-    const auto add = [&](const nn::parameter& p) { n += static_cast<std::size_t>(rx::element_count(p.dims())); };
+    const auto add = [&](const nn::parameter& p) {
+      n += static_cast<std::size_t>(rx::element_count(p.dims()));
+    };
     const auto add_pair = [&](const ConvBn& p) {
       add(p.conv.weight), add(p.bn.weight), add(p.bn.bias);  // torch counts no running stats
     };

@@ -3,9 +3,8 @@
 // The super-resolution model of the seeds (SRCNN: a bicubic x3 upsampler, then three
 // convolutions), written in C++, exported to ONNX for ONNX Runtime, run there, and compared
 // with what PyTorch computes for the same weights and the same image.
-#include <retarget/retarget.hpp>
-
 #include <cstdio>
+#include <retarget/retarget.hpp>
 
 #include "tutorial.hpp"
 
@@ -67,7 +66,7 @@ int main() {
   const auto outputs = session.run({{"input", tutorial::load("srcnn/input.pb")}});
 
   // 5. The check: the same image through PyTorch's model.
-  const bool ok = tutorial::compare("output", outputs.at("output"),
-                                    tutorial::load("srcnn/output_bicubic.pb"));
+  const bool ok =
+      tutorial::compare("output", outputs.at("output"), tutorial::load("srcnn/output_bicubic.pb"));
   return tutorial::finish(ok && exported.report.empty());
 }

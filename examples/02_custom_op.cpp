@@ -5,9 +5,8 @@
 // NewInterpolate, whose symbolic emits ONNX's Resize with the scales as a tensor, and a model,
 // StrangeSuperResolutionNet, that takes the factor as a second input. Here is the same in C++:
 // one model file, run on ONNX Runtime with factor 3 and then factor 2.
-#include <retarget/retarget.hpp>
-
 #include <cstdio>
+#include <retarget/retarget.hpp>
 
 #include "tutorial.hpp"
 

@@ -7,11 +7,10 @@
 // trouble, next to a default rewrite that every other backend gets; one model is exported for
 // four backends, each export says which rewrites fired, and ONNX Runtime checks that every
 // variant still computes what PyTorch's repeat computes.
-#include <retarget/retarget.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <retarget/retarget.hpp>
 
 #include "tutorial.hpp"
 
@@ -25,11 +24,11 @@ using retarget::trace::tensor;
 // (none here). Like TensorRT's parser, this one handles a 1-D Tile poorly.
 struct tinyrt : retarget::backend_tag<"tinyrt"> {};
 
-// 1. The rewrite for tinyrt, declared as the tensorrt package declares its own. Every op of the library is a rewritable function
-// (ops::repeat's type is ops::repeat_fn); a rewrite is a specialization of function_rewrite for
-// the function and a backend, with a static call that takes the context first, then the
-// function's arguments. ctx.origin(...) is the function with no rewrite (the seed's
-// ctx.origin_func).
+// 1. The rewrite for tinyrt, declared as the tensorrt package declares its own. Every op of the
+// library is a rewritable function (ops::repeat's type is ops::repeat_fn); a rewrite is a
+// specialization of function_rewrite for the function and a backend, with a static call that takes
+// the context first, then the function's arguments. ctx.origin(...) is the function with no rewrite
+// (the seed's ctx.origin_func).
 template <>
 struct retarget::function_rewrite<ops::repeat_fn, tinyrt> {
   template <class B>
@@ -49,8 +48,9 @@ template <>
 struct retarget::function_rewrite<ops::repeat_fn> {
   template <class B>
   static tensor<B> call(const auto& ctx, const tensor<B>& x, const ops::ints& sizes) {
-    const bool copies_nothing = sizes.size() == x.rank() &&
-                                std::all_of(sizes.begin(), sizes.end(), [](auto s) { return s == 1; });
+    const bool copies_nothing =
+        sizes.size() == x.rank() &&
+        std::all_of(sizes.begin(), sizes.end(), [](auto s) { return s == 1; });
     return copies_nothing ? x : ctx.next(x, sizes);
   }
 };
@@ -114,8 +114,8 @@ int main() {
                            tutorial::load("tutorials/03_vector_repeat.pb"), 0) &&
          ok;
     ok = tutorial::compare((backend + " export, matrix.repeat(2, 2)").c_str(),
-                           out.at("matrix_repeat"),
-                           tutorial::load("tutorials/03_matrix_repeat.pb"), 0) &&
+                           out.at("matrix_repeat"), tutorial::load("tutorials/03_matrix_repeat.pb"),
+                           0) &&
          ok;
   }
 

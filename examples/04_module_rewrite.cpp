@@ -6,12 +6,10 @@
 // the original module and the deploy config; the model runs on OpenCV DNN and matches
 // PyTorch's bilinear model, while the export for ONNX Runtime keeps bicubic and matches
 // PyTorch's bicubic model.
+#include <cstdio>
+#include <opencv2/core/utils/logger.hpp>
 #include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
-
-#include <opencv2/core/utils/logger.hpp>
-
-#include <cstdio>
 #include <string>
 
 #include "tutorial.hpp"
@@ -77,7 +75,8 @@ static_assert(retarget::is_module_rewritten_v<srcnn, bk::opencv_dnn>);
 static_assert(!retarget::is_module_rewritten_v<srcnn, bk::onnxruntime>);
 
 int main() {
-  cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);  // errors come as exceptions
+  cv::utils::logging::setLogLevel(
+      cv::utils::logging::LOG_LEVEL_SILENT);  // errors come as exceptions
   srcnn model;
   for (auto* conv : {&model.conv1, &model.conv2, &model.conv3}) {
     conv->weight.load(tutorial::data("srcnn/" + conv->weight.name() + ".pb"));
@@ -87,7 +86,8 @@ int main() {
   const retarget::input_spec input[] = {{"input", rx::dtype::f32, {1, 3, 16, 16}}};
 
   // 5. The same model and config, exported for two backends.
-  auto ort = retarget::export_onnx<bk::onnxruntime>(model, input, cfg, {.output_names = {"output"}});
+  auto ort =
+      retarget::export_onnx<bk::onnxruntime>(model, input, cfg, {.output_names = {"output"}});
   auto cv = retarget::export_onnx<bk::opencv_dnn>(model, input, cfg, {.output_names = {"output"}});
   bool ok = true;
   for (auto* exported : {&ort, &cv}) {

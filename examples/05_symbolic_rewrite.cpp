@@ -5,15 +5,13 @@
 // input's static shape. Here that is a default symbolic rewrite (for every backend), and a
 // second one for opencv_dnn, whose ONNX importer (OpenCV 4.6) takes neither form of Squeeze
 // that opset 17 allows, so it gets a Reshape to the static shape instead.
-#include <retarget/backends/opencv_dnn.hpp>
-#include <retarget/retarget.hpp>
-
-#include <opencv2/core/utils/logger.hpp>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <opencv2/core/utils/logger.hpp>
 #include <optional>
+#include <retarget/backends/opencv_dnn.hpp>
+#include <retarget/retarget.hpp>
 #include <string>
 
 #include "tutorial.hpp"
@@ -35,7 +33,7 @@ struct retarget::symbolic_rewrite<symbolics::squeeze> {
   static rx::value call(const auto& ctx, rx::graph& g, const rx::value& x,
                         const std::optional<ops::ints>& dims = std::nullopt) {
     if (dims) return ctx.next(g, x, dims);  // the dims are given: the op's own symbolic
-    ops::ints axes;                          // every dim whose static size is 1
+    ops::ints axes;                         // every dim whose static size is 1
     const auto shape = x.shape();
     for (std::size_t i = 0; i < shape.size(); ++i)
       if (shape[i].is_static() && shape[i].size == 1) axes.push_back(static_cast<std::int64_t>(i));
@@ -56,10 +54,12 @@ struct retarget::symbolic_rewrite<symbolics::squeeze, bk::opencv_dnn> {
     ops::ints squeezed;
     for (std::size_t i = 0; i < shape->size(); ++i) {
       const auto axis = static_cast<std::int64_t>(i);
-      const bool dropped = (*shape)[i] == 1 && (!dims || std::count(dims->begin(), dims->end(), axis));
+      const bool dropped =
+          (*shape)[i] == 1 && (!dims || std::count(dims->begin(), dims->end(), axis));
       if (!dropped) squeezed.push_back((*shape)[i]);
     }
-    const auto target = g.constant(rx::tensor::of(squeezed, {static_cast<std::int64_t>(squeezed.size())}));
+    const auto target =
+        g.constant(rx::tensor::of(squeezed, {static_cast<std::int64_t>(squeezed.size())}));
     return g.op("Reshape", x, target);
   }
 };
@@ -103,7 +103,8 @@ int main() {
     auto m = rx::make_model(std::move(g));
     rx::save(m, dir / "origin.onnx");
     const auto refusal = opencv_refusal(inputs, dir / "origin.onnx");
-    std::printf("origin: %s\n  OpenCV DNN refuses it: %s\n", tutorial::op_types(m).c_str(), refusal.c_str());
+    std::printf("origin: %s\n  OpenCV DNN refuses it: %s\n", tutorial::op_types(m).c_str(),
+                refusal.c_str());
     ok = ok && !refusal.empty();
   }
 
@@ -117,7 +118,8 @@ int main() {
     rx::save(exported->model, dir / (backend + ".onnx"));
     std::printf("%s: %s\n  %s\n  rewrites: %s\n", backend.c_str(),
                 tutorial::op_types(exported->model).c_str(),
-                tutorial::signature(exported->model).c_str(), tutorial::rewrites(*exported).c_str());
+                tutorial::signature(exported->model).c_str(),
+                tutorial::rewrites(*exported).c_str());
     // The Constant in front holds Squeeze's axes, or Reshape's shape.
     const auto& constant = exported->model.graph().node(0).attribute(0).t();
     std::string values;
@@ -131,16 +133,21 @@ int main() {
   }
   const auto refusal = opencv_refusal(inputs, dir / "onnxruntime.onnx");
   std::printf("OpenCV DNN refuses the onnxruntime export too: %s\n", refusal.c_str());
-  ok = ok && !refusal.empty() && tutorial::rewrites(ort) == "symbolic squeeze: default rewrite, 1 call" &&
+  ok = ok && !refusal.empty() &&
+       tutorial::rewrites(ort) == "symbolic squeeze: default rewrite, 1 call" &&
        tutorial::rewrites(cv) == "symbolic squeeze: opencv_dnn rewrite, 1 call";
 
   // 5. Each export on its engine, against PyTorch's softmax(x.squeeze(), -1).
   const auto reference = tutorial::load("tutorials/05_output.pb");
   auto opencv = bk::opencv_dnn_manager::build_wrapper({dir / "opencv_dnn.onnx"}, {});
-  ok = tutorial::compare("opencv_dnn export on OpenCV DNN", opencv.run(inputs).at("output"), reference) && ok;
+  ok = tutorial::compare("opencv_dnn export on OpenCV DNN", opencv.run(inputs).at("output"),
+                         reference) &&
+       ok;
   const auto param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(param)) return tutorial::skipped;
   auto session = bk::onnxruntime_manager::build_wrapper({dir / "onnxruntime.onnx"}, param);
-  ok = tutorial::compare("onnxruntime export on ONNX Runtime", session.run(inputs).at("output"), reference) && ok;
+  ok = tutorial::compare("onnxruntime export on ONNX Runtime", session.run(inputs).at("output"),
+                         reference) &&
+       ok;
   return tutorial::finish(ok);
 }

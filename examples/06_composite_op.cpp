@@ -3,10 +3,9 @@
 // Seed 004 adds a C++ operator to PyTorch, my_add(a, b) = 2 * a + b, and gives it a symbolic
 // built from two standard ONNX ops, Mul and Add, so that any engine runs it. Here is the same
 // op in C++; its export runs on both ONNX Runtime and OpenCV DNN, unchanged.
+#include <cstdio>
 #include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/retarget.hpp>
-
-#include <cstdio>
 
 #include "tutorial.hpp"
 

@@ -6,15 +6,13 @@
 // declared schema, so the model is still checked and shape-inferred; it is emitted for
 // tensorrt through a symbolic rewrite; and, since TensorRT is not installed here, it gets a
 // C++ kernel on OpenCV DNN, where the whole bicubic SRCNN then runs and matches PyTorch.
-#include <retarget/backends/opencv_dnn.hpp>
-#include <retarget/retarget.hpp>
-
-#include <opencv2/core/utils/logger.hpp>
-
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <opencv2/core/utils/logger.hpp>
+#include <retarget/backends/opencv_dnn.hpp>
+#include <retarget/retarget.hpp>
 #include <vector>
 
 #include "tutorial.hpp"
@@ -76,13 +74,15 @@ rx::value dynamic_trt_resize(rx::graph& g, const rx::value& input, const rx::val
 // For tensorrt, which has the plugin, and for opencv_dnn, which gets a kernel for it below.
 template <>
 struct retarget::symbolic_rewrite<new_interpolate, bk::tensorrt> {
-  static rx::value call(const auto&, rx::graph& g, const rx::value& input, const rx::value& scales) {
+  static rx::value call(const auto&, rx::graph& g, const rx::value& input,
+                        const rx::value& scales) {
     return dynamic_trt_resize(g, input, scales);
   }
 };
 template <>
 struct retarget::symbolic_rewrite<new_interpolate, bk::opencv_dnn> {
-  static rx::value call(const auto&, rx::graph& g, const rx::value& input, const rx::value& scales) {
+  static rx::value call(const auto&, rx::graph& g, const rx::value& input,
+                        const rx::value& scales) {
     return dynamic_trt_resize(g, input, scales);
   }
 };
@@ -135,8 +135,10 @@ class dynamic_resize_kernel : public bk::opencv_layer<dynamic_resize_kernel> {
     constexpr float a = -0.75f;
     const float x = (static_cast<float>(out) + 0.5f) / scale - 0.5f;
     const float x0 = std::floor(x), t = x - x0;
-    const auto near = [](float d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };      // |d| <= 1
-    const auto far = [](float d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };  // 1 < |d| < 2
+    const auto near = [](float d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };  // |d| <= 1
+    const auto far = [](float d) {
+      return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+    };  // 1 < |d| < 2
     return {static_cast<int>(x0) - 1, {far(t + 1), near(t), near(1 - t), far(2 - t)}};
   }
   std::vector<float> scales_;

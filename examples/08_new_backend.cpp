@@ -12,8 +12,6 @@
 // Given arguments, the program is that console tool:
 //   example_08_new_backend backend toyengine check
 //   example_08_new_backend backend toyengine convert --help
-#include <retarget/retarget.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +20,7 @@
 #include <iomanip>
 #include <iterator>
 #include <map>
+#include <retarget/retarget.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -44,10 +43,13 @@ struct toyengine : retarget::backend_tag<"toyengine"> {};
 // 2. The param: every field with its help text, which becomes the --help of the console tool;
 // the member initializers are the defaults. The file name gets ".toy" when it has none.
 struct toyengine_param {
-  retarget::options::field<std::string, "The working directory: where the .toy file goes."> work_dir{"."};
-  retarget::options::file_field<".toy", "File name of the serialized model; .toy is added when missing.">
+  retarget::options::field<std::string, "The working directory: where the .toy file goes.">
+      work_dir{"."};
+  retarget::options::file_field<".toy",
+                                "File name of the serialized model; .toy is added when missing.">
       file_name{"end2end"};
-  retarget::options::field<std::int64_t, "Significant digits of the constants written, 1 to 9 (9 is exact).">
+  retarget::options::field<std::int64_t,
+                           "Significant digits of the constants written, 1 to 9 (9 is exact).">
       digits{9};
 };
 BOOST_DESCRIBE_STRUCT(toyengine_param, (), (work_dir, file_name, digits))
@@ -193,8 +195,8 @@ class toyengine_wrapper {
         fits = dims[i] < 0 || dims[i] == given[i];
       if (!fits)
         throw retarget::error("retarget: toyengine: input '" + name + "' must be float32 of dims " +
-                              rx::format_dims(dims) + ", not " + std::string(rx::to_string(t.type())) +
-                              " " + rx::format_dims(given));
+                              rx::format_dims(dims) + ", not " +
+                              std::string(rx::to_string(t.type())) + " " + rx::format_dims(given));
       values[name] = {given, tutorial::floats(t)};
     }
     for (const auto& n : nodes_) {
@@ -279,7 +281,6 @@ class toyengine_wrapper {
     return out;
   }
 
-
   std::map<std::string, rx::dims_t> inputs_;
   std::map<std::string, value> constants_;
   std::vector<node> nodes_;
@@ -322,7 +323,8 @@ struct toyengine_manager {
   // Its section of a deploy config, backend_config; `where` is that section's JSON path.
   static param param_from_config(const boost::json::value& j, const std::string& where) {
     auto p = retarget::options::from_json<param>(j, where);
-    if (const auto what = problem(p); !what.empty()) throw retarget::options::json_error(where + ".digits", what);
+    if (const auto what = problem(p); !what.empty())
+      throw retarget::options::json_error(where + ".digits", what);
     return p;
   }
 };

@@ -8,18 +8,16 @@
 // command line and turned into a type once.
 //
 //   example_09_converter [backend...]     (default: onnxruntime opencv_dnn)
-#include <retarget/backends/opencv_dnn.hpp>
-#include <retarget/retarget.hpp>
-
 #include <boost/json.hpp>
 #include <boost/mp11/list.hpp>
-#include <opencv2/core/utils/logger.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <opencv2/core/utils/logger.hpp>
 #include <optional>
+#include <retarget/backends/opencv_dnn.hpp>
+#include <retarget/retarget.hpp>
 #include <string>
 #include <vector>
 
@@ -91,9 +89,9 @@ inline constexpr struct hardswish_layer_fn : retarget::rewritable<hardswish_laye
 inline constexpr struct upsample_layer_fn : retarget::rewritable<upsample_layer_fn, "Upsample"> {
   template <class B>
   tensor<B> origin(const layer& l, const weight_store&, const tensor<B>& x) const {
-    return ops::interpolate(x, ops::interpolate_options{
-                                   .scale_factor = {static_cast<double>(l.integer("scale"))},
-                                   .mode = l.text("mode")});
+    return ops::interpolate(
+        x, ops::interpolate_options{.scale_factor = {static_cast<double>(l.integer("scale"))},
+                                    .mode = l.text("mode")});
   }
 } upsample_layer;
 
@@ -102,7 +100,8 @@ inline constexpr struct upsample_layer_fn : retarget::rewritable<upsample_layer_
 template <>
 struct retarget::function_rewrite<upsample_layer_fn, bk::opencv_dnn> {
   template <class B>
-  static tensor<B> call(const auto& ctx, const layer& l, const weight_store& w, const tensor<B>& x) {
+  static tensor<B> call(const auto& ctx, const layer& l, const weight_store& w,
+                        const tensor<B>& x) {
     if (l.text("mode") != "bicubic") return ctx.origin(l, w, x);
     layer bilinear = l;
     bilinear.spec["mode"] = "bilinear";
@@ -155,7 +154,8 @@ layer_list_model read_layer_list(const fs::path& file) {
     const auto& l = model.layers.back();
     if (l.type() == "Conv")
       for (const char* key : {"weight", "bias"})
-        model.weights.emplace(l.text(key), retarget::ir::read_tensor_file(file.parent_path() / l.text(key)));
+        model.weights.emplace(l.text(key),
+                              retarget::ir::read_tensor_file(file.parent_path() / l.text(key)));
   }
   return model;
 }
@@ -169,7 +169,8 @@ rx::tensor run_on(const std::string& backend, const fs::path& onnx_file, const r
     typename M::param p;
     p.work_dir = onnx_file.parent_path().string();
     p.file_name = backend;
-    if constexpr (requires { p.runtime_dir; }) p = tutorial::onnxruntime_param(onnx_file.parent_path());
+    if constexpr (requires { p.runtime_dir; })
+      p = tutorial::onnxruntime_param(onnx_file.parent_path());
     auto wrapper = M::build_wrapper(M::to_backend(onnx_file, p), p);
     return wrapper.run({{"input", input}}).at("output");
   });
@@ -190,7 +191,6 @@ int main(int argc, char** argv) {
 }
 
 int convert_and_check(const std::vector<std::string>& backends) {
-
   const auto model = read_layer_list(tutorial::data("tutorials/09_layers.json"));
   std::string types;
   for (const auto& l : model.layers) types += " " + l.type();
@@ -204,8 +204,8 @@ int convert_and_check(const std::vector<std::string>& backends) {
   const tutorial::work_dir dir("tutorial-09");
   bool ok = true;
   for (const auto& backend : backends) {
-    auto exported = retarget::export_onnx<supported>(
-        backend, model, {{"input", rx::dtype::f32, {1, 3, 8, 8}}});
+    auto exported =
+        retarget::export_onnx<supported>(backend, model, {{"input", rx::dtype::f32, {1, 3, 8, 8}}});
     exported.model.check();
     std::printf("%s: %s\n  %s\n  rewrites: %s\n", backend.c_str(),
                 tutorial::op_types(exported.model).c_str(),
@@ -214,8 +214,8 @@ int convert_and_check(const std::vector<std::string>& backends) {
     if (backend == "onnxruntime" &&
         !tutorial::onnxruntime_available(tutorial::onnxruntime_param(dir.path())))
       return tutorial::skipped;
-    const auto out = run_on(backend, dir / (backend + "_export.onnx"),
-                            tutorial::load("tutorials/09_input.pb"));
+    const auto out =
+        run_on(backend, dir / (backend + "_export.onnx"), tutorial::load("tutorials/09_input.pb"));
     // PyTorch's model of the same layer list: bilinear where the opencv_dnn mapping is.
     const auto reference = backend == "opencv_dnn" ? "tutorials/09_output_bilinear.pb"
                                                    : "tutorials/09_output_bicubic.pb";

@@ -4,12 +4,6 @@
 #ifndef RETARGET_EXAMPLES_TUTORIAL_HPP
 #define RETARGET_EXAMPLES_TUTORIAL_HPP
 
-#include <retarget/backends/onnxruntime.hpp>
-#include <retarget/ir.hpp>
-#include <retarget/ir/tensor_stats.hpp>
-#include <retarget/trace/export.hpp>
-#include <retarget/nn.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +12,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <retarget/backends/onnxruntime.hpp>
+#include <retarget/ir.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <retarget/nn.hpp>
+#include <retarget/trace/export.hpp>
 #include <string>
 #include <vector>
 

@@ -7,18 +7,18 @@
 // loaded, the others 1.json to 3.json beside it, for `_base_` to name. The seeds
 // (fuzz/seeds/config) are the shipped configs/ rewritten that way, and chains, cycles and
 // diamonds between the four files.
-#include <retarget/config.hpp>
-#include <retarget/backends/onnxruntime.hpp>
-#include <retarget/backends/tensorrt.hpp>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <retarget/backends/onnxruntime.hpp>
+#include <retarget/backends/tensorrt.hpp>
+#include <retarget/config.hpp>
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -84,7 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < max_files; ++i) {
     const auto file = folder() / (std::to_string(i) + ".json");
     if (i < parts.size()) {
-      std::ofstream(file, std::ios::binary | std::ios::trunc).write(parts[i].data(), static_cast<std::streamsize>(parts[i].size()));
+      std::ofstream(file, std::ios::binary | std::ios::trunc)
+          .write(parts[i].data(), static_cast<std::streamsize>(parts[i].size()));
     } else {
       std::error_code ec;
       fs::remove(file, ec);

@@ -8,12 +8,11 @@
 // seeds (ONNX's backend test data) give real nodes, and the fuzzer's mutations give names,
 // attributes and types no exporter writes. Bytes that are not a model drive a generator of
 // nodes instead: ops picked from the schema registry or made up, attributes of any kind.
-#include <retarget/ir.hpp>
-
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <retarget/ir.hpp>
 #include <string>
 #include <vector>
 
@@ -70,7 +69,8 @@ void replay(const onnx::ModelProto& model) {
     spec.outputs.assign(node.output().begin(), node.output().end());
     spec.name = node.name();
     try {
-      for (const auto& name : node.input()) spec.inputs.push_back(name.empty() ? rx::value{} : g.find(name));
+      for (const auto& name : node.input())
+        spec.inputs.push_back(name.empty() ? rx::value{} : g.find(name));
       for (const auto& v : g.emit(std::move(spec))) produced.push_back(v);
     } catch (const retarget::error&) {
     }
@@ -102,7 +102,8 @@ void generate(FuzzedDataProvider& in) {
     switch (in.ConsumeIntegralInRange(0, 3)) {
       case 0:  // a made-up name, in a made-up or real domain
         spec.op_type = in.ConsumeRandomLengthString(16);
-        if (in.ConsumeBool()) spec.domain = in.ConsumeBool() ? schema.domain() : in.ConsumeRandomLengthString(8);
+        if (in.ConsumeBool())
+          spec.domain = in.ConsumeBool() ? schema.domain() : in.ConsumeRandomLengthString(8);
         break;
       default:
         spec.op_type = schema.Name();
@@ -110,9 +111,10 @@ void generate(FuzzedDataProvider& in) {
     }
     const int n_inputs = in.ConsumeIntegralInRange(0, 4);
     for (int i = 0; i < n_inputs; ++i)
-      spec.inputs.push_back(in.ConsumeBool() || values.empty()
-                                ? rx::value{}
-                                : values[in.ConsumeIntegralInRange<std::size_t>(0, values.size() - 1)]);
+      spec.inputs.push_back(
+          in.ConsumeBool() || values.empty()
+              ? rx::value{}
+              : values[in.ConsumeIntegralInRange<std::size_t>(0, values.size() - 1)]);
     const int n_attributes = in.ConsumeIntegralInRange(0, 3);
     for (int i = 0; i < n_attributes; ++i) {
       onnx::AttributeProto a;
@@ -122,10 +124,12 @@ void generate(FuzzedDataProvider& in) {
         std::advance(it, in.ConsumeIntegralInRange<std::size_t>(0, declared.size() - 1));
         a.set_name(it->first);
         a.set_type(in.ConsumeBool() ? it->second.type
-                                    : static_cast<onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
+                                    : static_cast<onnx::AttributeProto::AttributeType>(
+                                          in.ConsumeIntegralInRange(0, 14)));
       } else {
         a.set_name(in.ConsumeRandomLengthString(12));
-        a.set_type(static_cast<onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
+        a.set_type(
+            static_cast<onnx::AttributeProto::AttributeType>(in.ConsumeIntegralInRange(0, 14)));
       }
       switch (a.type()) {
         case onnx::AttributeProto::INT:
@@ -138,10 +142,12 @@ void generate(FuzzedDataProvider& in) {
           a.set_s(in.ConsumeRandomLengthString(12));
           break;
         case onnx::AttributeProto::INTS:
-          for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k) a.add_ints(in.ConsumeIntegralInRange<std::int64_t>(-9, 9));
+          for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k)
+            a.add_ints(in.ConsumeIntegralInRange<std::int64_t>(-9, 9));
           break;
         case onnx::AttributeProto::FLOATS:
-          for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k) a.add_floats(in.ConsumeFloatingPoint<float>());
+          for (int k = in.ConsumeIntegralInRange(0, 5); k > 0; --k)
+            a.add_floats(in.ConsumeFloatingPoint<float>());
           break;
         case onnx::AttributeProto::TENSOR: {
           const auto bytes = in.ConsumeBytes<char>(in.ConsumeIntegralInRange(0, 32));
@@ -156,8 +162,10 @@ void generate(FuzzedDataProvider& in) {
     spec.output_count = in.ConsumeIntegralInRange<std::size_t>(0, 3);
     try {
       std::vector<rx::value> outs;
-      if (spec.attributes.empty() && spec.inputs.size() == 1 && spec.inputs[0].valid() && in.ConsumeBool())
-        outs.push_back(g.op(retarget::runtime_op(spec.op_type), spec.inputs[0]));  // g.op with a run-time name
+      if (spec.attributes.empty() && spec.inputs.size() == 1 && spec.inputs[0].valid() &&
+          in.ConsumeBool())
+        outs.push_back(
+            g.op(retarget::runtime_op(spec.op_type), spec.inputs[0]));  // g.op with a run-time name
       else
         outs = g.emit(std::move(spec));
       produced.insert(produced.end(), outs.begin(), outs.end());

@@ -3,8 +3,6 @@
 // else escaping, a crash, a leak or a sanitizer report is a finding.
 //
 // The input is the file's bytes. Seeds: every model.onnx of ONNX's backend test data.
-#include <retarget/ir.hpp>
-
 #include <unistd.h>
 
 #include <cstddef>
@@ -12,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <retarget/ir.hpp>
 #include <string>
 
 namespace {
@@ -19,7 +18,8 @@ namespace {
 // A folder of this process's own: a fuzzed model's external data can only name files in it.
 const std::filesystem::path& folder() {
   static const std::filesystem::path dir = [] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "retarget-fuzz-load-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "retarget-fuzz-load-XXXXXX").string();
     if (!::mkdtemp(pattern.data())) std::abort();
     std::atexit([] {
       std::error_code ignored;

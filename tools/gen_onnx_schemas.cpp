@@ -76,13 +76,14 @@ int main(int argc, char** argv) {
          "inline constexpr op_entry schema_ops[] = {\n";
   std::size_t i = 0;
   for (const auto& [key, op] : ops) {
-    out << "    {" << quoted(key.first) << ", " << quoted(key.second) << ", " << op.min_inputs << ", "
-        << op.max_inputs << ", " << op.min_outputs << ", " << op.max_outputs << ", "
+    out << "    {" << quoted(key.first) << ", " << quoted(key.second) << ", " << op.min_inputs
+        << ", " << op.max_inputs << ", " << op.min_outputs << ", " << op.max_outputs << ", "
         << op.first_version << ", " << op.last_version << ", " << first_attribute[i] << ", "
         << op.attributes.size() << "},\n";
     ++i;
   }
-  out << "};\n\n}  // namespace retarget::ir::detail\n\n#endif  // RETARGET_IR_DETAIL_SCHEMA_TABLE_HPP\n";
+  out << "};\n\n}  // namespace retarget::ir::detail\n\n#endif  // "
+         "RETARGET_IR_DETAIL_SCHEMA_TABLE_HPP\n";
 
   // Written whole to a temporary name, then renamed: never a half-written header.
   const std::string target = argv[1], temporary = target + ".tmp";
@@ -100,6 +101,6 @@ int main(int argc, char** argv) {
     std::remove(temporary.c_str());
     return 1;
   }
-  std::cout << "gen_onnx_schemas: " << ops.size() << " ops, " << count << " attributes -> " << target
-            << "\n";
+  std::cout << "gen_onnx_schemas: " << ops.size() << " ops, " << count << " attributes -> "
+            << target << "\n";
 }

@@ -64,15 +64,17 @@ TEST_F(Backends, ParamsComeFromOptionsAndJsonWithDefaults) {
   EXPECT_EQ(message(R"({"model_inputs": [{"input_shapes": {"input": {"min_shape": "1x3"}}}]})"),
             "retarget: backend_config.model_inputs[0].input_shapes.input.min_shape must be an "
             "array, not a string");
-  EXPECT_EQ(message(R"({"common_confg": {}})"),
-            "retarget: backend_config.common_confg is not a known key (closest: common_config, work_dir, "
-            "file_name)");
-  EXPECT_NE(retarget::options::help<bk::tensorrt_param>().find("--common-config JSON"), std::string::npos);
+  EXPECT_EQ(
+      message(R"({"common_confg": {}})"),
+      "retarget: backend_config.common_confg is not a known key (closest: common_config, work_dir, "
+      "file_name)");
+  EXPECT_NE(retarget::options::help<bk::tensorrt_param>().find("--common-config JSON"),
+            std::string::npos);
 }
 
 TEST_F(Backends, ManagersAreFoundByName) {
-  EXPECT_EQ(bk::shipped::visit(
-                "tensorrt", [](auto m) { return std::string(decltype(m)::backend::name); }),
+  EXPECT_EQ(bk::shipped::visit("tensorrt",
+                               [](auto m) { return std::string(decltype(m)::backend::name); }),
             "tensorrt");
   EXPECT_THROW(bk::shipped::visit("tensorrtt", [](auto) { return 0; }), retarget::error);
 }
@@ -141,9 +143,13 @@ TEST_F(Backends, TensorrtBuildsAnEngine) {
 namespace {
 
 TEST(TensorrtRewrites, RepeatStaticShapesA1dRepeatForTensorrtOnly) {
-  const auto model = []<class B>(const retarget::trace::tensor<B>& x) { return retarget::ops::repeat(x, retarget::ops::ints{3}); };
-  auto trt = retarget::export_onnx<retarget::backends::tensorrt10>(model, {{"x", retarget::ir::dtype::f32, {5}}});
-  auto ort = retarget::export_onnx<retarget::backends::onnxruntime>(model, {{"x", retarget::ir::dtype::f32, {5}}});
+  const auto model = []<class B>(const retarget::trace::tensor<B>& x) {
+    return retarget::ops::repeat(x, retarget::ops::ints{3});
+  };
+  auto trt = retarget::export_onnx<retarget::backends::tensorrt10>(
+      model, {{"x", retarget::ir::dtype::f32, {5}}});
+  auto ort = retarget::export_onnx<retarget::backends::onnxruntime>(
+      model, {{"x", retarget::ir::dtype::f32, {5}}});
   std::vector<std::string> trt_ops, ort_ops;
   for (const auto& n : trt.model.graph().node())
     if (n.op_type() != "Constant") trt_ops.push_back(n.op_type());
@@ -164,11 +170,13 @@ namespace {
 TEST(ShippedConfigs, EveryConfigLoadsWithItsBackendsParam) {
   using managers = rb::manager_list<bk::onnxruntime_manager, bk::tensorrt_manager
 #ifdef RETARGET_HAS_OPENCV_DNN
-                                    , bk::opencv_dnn_manager
+                                    ,
+                                    bk::opencv_dnn_manager
 #endif
                                     >;
   std::size_t loaded = 0;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(ort::source_dir() / "configs")) {
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(ort::source_dir() / "configs")) {
     const auto name = e.path().filename().string();
     if (e.path().extension() != ".json" || !name.starts_with("super-resolution_") ||
         std::count(name.begin(), name.end(), '_') < 2)

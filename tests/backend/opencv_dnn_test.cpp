@@ -63,8 +63,8 @@ TEST_F(OpencvDnn, SrcnnThroughTheShippedRewriteMatchesPytorchBilinear) {
   auto wrapper = bk::opencv_dnn_manager::build_wrapper(
       bk::opencv_dnn_manager::to_backend(dir_ / "srcnn.onnx", p), p);
   const auto out = wrapper.run({{"input", retarget::ir::read_tensor_file(data / "input.pb")}});
-  const double error =
-      ort::max_abs_error(out.at("output"), retarget::ir::read_tensor_file(data / "output_bilinear.pb"));
+  const double error = ort::max_abs_error(
+      out.at("output"), retarget::ir::read_tensor_file(data / "output_bilinear.pb"));
   std::cout << "opencv_dnn SRCNN: max abs error vs PyTorch " << error << "\n";
   EXPECT_LE(error, 1e-4);
 }

@@ -2,12 +2,13 @@
 // expect: static assertion failed.*duplicate name in a string-keyed table
 #include "common.hpp"
 
-constexpr auto table = retarget::make_string_table<
-    retarget::entry<"Conv", 1>, retarget::entry<"Relu", 2>,
 #ifdef RETARGET_COMPILE_FAIL
-    retarget::entry<"Conv", 3>>();
+using third = retarget::entry<"Conv", 3>;
 #else
-    retarget::entry<"Gemm", 3>>();
+using third = retarget::entry<"Gemm", 3>;
 #endif
+
+constexpr auto table =
+    retarget::make_string_table<retarget::entry<"Conv", 1>, retarget::entry<"Relu", 2>, third>();
 
 int main() { return table.at("Conv") == 1 ? 0 : 1; }

@@ -2,8 +2,6 @@
 #ifndef RETARGET_TESTS_RELIABILITY_COMMON_HPP
 #define RETARGET_TESTS_RELIABILITY_COMMON_HPP
 
-#include <retarget/core/error.hpp>
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <retarget/core/error.hpp>
 #include <string>
 #include <vector>
 
@@ -38,8 +37,9 @@ class scratch_folder : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("retarget-reliability-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "-" + std::to_string(::getpid()));
+           ("retarget-reliability-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
@@ -48,7 +48,8 @@ class scratch_folder : public ::testing::Test {
   // The names in the folder, sorted.
   std::vector<std::string> files() const {
     std::vector<std::string> out;
-    for (const auto& e : std::filesystem::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(dir_))
+      out.push_back(e.path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
   }

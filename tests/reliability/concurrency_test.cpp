@@ -2,12 +2,6 @@
 // output is byte for byte the one the same export gives when run alone. Exports share no state
 // (each has its own session), and saves of the same file from several threads leave one whole
 // file and nothing else.
-#include "reliability/common.hpp"
-#include "support/srcnn.hpp"
-
-#include <retarget/backends/tensorrt.hpp>
-#include <retarget/retarget.hpp>
-
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <gtest/gtest.h>
@@ -15,10 +9,15 @@
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <retarget/backends/tensorrt.hpp>
+#include <retarget/retarget.hpp>
 #include <span>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+
+#include "reliability/common.hpp"
+#include "support/srcnn.hpp"
 
 namespace {
 
@@ -79,11 +78,17 @@ struct models {
 template <class B>
 std::vector<std::function<rx::model()>> exports_for(const models& m) {
   return {
-      [&] { return retarget::export_onnx<B>(m.srcnn, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}}).model; },
-      [&] { return retarget::export_onnx<B>(m.block, {{"x", rx::dtype::f32, {"batch", 16}}}).model; },
       [&] {
-        return retarget::export_onnx<B>(m.net, {{"x", rx::dtype::f32, {2, 3, 8, 8}}, {"v", rx::dtype::f32, {5}}},
-                                        retarget::no_config{}, {.opset = 13})
+        return retarget::export_onnx<B>(m.srcnn, {{"input", rx::dtype::f32, {1, 3, "h", "w"}}})
+            .model;
+      },
+      [&] {
+        return retarget::export_onnx<B>(m.block, {{"x", rx::dtype::f32, {"batch", 16}}}).model;
+      },
+      [&] {
+        return retarget::export_onnx<B>(
+                   m.net, {{"x", rx::dtype::f32, {2, 3, 8, 8}}, {"v", rx::dtype::f32, {5}}},
+                   retarget::no_config{}, {.opset = 13})
             .model;
       },
   };
@@ -91,8 +96,8 @@ std::vector<std::function<rx::model()>> exports_for(const models& m) {
 
 std::vector<std::function<rx::model()>> all_exports(const models& m) {
   std::vector<std::function<rx::model()>> out;
-  for (auto list : {exports_for<bk::onnxruntime>(m), exports_for<bk::opencv_dnn>(m), exports_for<bk::tensorrt>(m),
-                    exports_for<bk::tensorrt10>(m)})
+  for (auto list : {exports_for<bk::onnxruntime>(m), exports_for<bk::opencv_dnn>(m),
+                    exports_for<bk::tensorrt>(m), exports_for<bk::tensorrt10>(m)})
     out.insert(out.end(), list.begin(), list.end());
   return out;
 }
@@ -137,8 +142,9 @@ TEST(Concurrency, RegisteringSchemasWhileOthersEmit) {
   std::deque<std::string> strings;  // the schemas' names and domains point into it
   std::vector<rx::op_schema> fresh;
   for (int i = 0; i < fresh_count; ++i) {
-    const auto& domain = i % 2 == 0 ? std::string_view("com.retarget.stress")
-                                    : strings.emplace_back("com.retarget.stress" + std::to_string(i));
+    const auto& domain = i % 2 == 0
+                             ? std::string_view("com.retarget.stress")
+                             : strings.emplace_back("com.retarget.stress" + std::to_string(i));
     fresh.push_back({.domain = domain, .name = strings.emplace_back("Fresh" + std::to_string(i))});
   }
 
@@ -154,7 +160,8 @@ TEST(Concurrency, RegisteringSchemasWhileOthersEmit) {
           g.set_domain_version("com.retarget.stress", 1);
           auto x = g.input("x", rx::dtype::f32, {2, 3});
           auto y = g.op("Relu", g.op(retarget::runtime_op("com.retarget.stress::Seed"), x));
-          if (y.dtype() != rx::dtype::f32) throw std::logic_error("Seed's output is not typed like its input");
+          if (y.dtype() != rx::dtype::f32)
+            throw std::logic_error("Seed's output is not typed like its input");
           ++emitted;
         } while (registering);
       } catch (const std::exception& e) {
@@ -172,8 +179,9 @@ TEST(Concurrency, RegisteringSchemasWhileOthersEmit) {
   auto x = g.input("x", rx::dtype::f32, {2, 3});
   for (const auto& s : fresh) {
     g.set_domain_version(std::string(s.domain), 1);
-    EXPECT_EQ(g.op(retarget::runtime_op(std::string(s.domain) + "::" + std::string(s.name)), x).dtype(),
-              rx::dtype::f32);
+    EXPECT_EQ(
+        g.op(retarget::runtime_op(std::string(s.domain) + "::" + std::string(s.name)), x).dtype(),
+        rx::dtype::f32);
   }
 }
 
@@ -203,7 +211,9 @@ TEST_F(ConcurrentSaves, EachThreadItsOwnFileWithExternalData) {
 
 TEST_F(ConcurrentSaves, TheSameFileFromEightThreadsEndsWhole) {
   const models m;
-  auto model = retarget::export_onnx<bk::onnxruntime>(m.srcnn, {{"input", rx::dtype::f32, {1, 3, 16, 16}}}).model;
+  auto model =
+      retarget::export_onnx<bk::onnxruntime>(m.srcnn, {{"input", rx::dtype::f32, {1, 3, 16, 16}}})
+          .model;
   const auto path = dir_ / "srcnn.onnx";
   std::vector<std::thread> pool;
   for (int t = 0; t < 8; ++t)

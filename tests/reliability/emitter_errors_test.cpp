@@ -1,11 +1,11 @@
 // Bad input to the emitter, through both run-time paths (g.op with runtime_op, and node_spec
 // as a converter reading nodes from a file builds them): each error names the op, the opset and
 // what was wrong, and a refused node leaves the graph as it was.
-#include "reliability/common.hpp"
+#include <gtest/gtest.h>
 
 #include <retarget/ir.hpp>
 
-#include <gtest/gtest.h>
+#include "reliability/common.hpp"
 
 namespace {
 
@@ -46,7 +46,8 @@ TEST_F(EmitterErrors, UnknownOp) {
   EXPECT_EQ(error_of([&] { g.emit(spec("Convv", {x})); }),
             "retarget: Convv (opset 17): unknown op (closest: Conv, Concat, Cos)");
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("ai.onnx.ml::Scalar"), x); }),
-            "retarget: ai.onnx.ml::Scalar (ai.onnx.ml opset 3): unknown op (closest: Scaler, CastMap, ZipMap)");
+            "retarget: ai.onnx.ml::Scalar (ai.onnx.ml opset 3): unknown op (closest: Scaler, "
+            "CastMap, ZipMap)");
   EXPECT_EQ(error_of([&] { g.emit(spec("", {x})); }), "retarget: a node needs an op type");
 }
 
@@ -61,10 +62,12 @@ TEST_F(EmitterErrors, OpOutsideTheOpset) {
 
 TEST_F(EmitterErrors, UnknownAttribute) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resize"), x, "mdoe"_s = "cubic"); }),
-            "retarget: Resize (opset 17): unknown attribute 'mdoe' (closest: mode, nearest_mode, cubic_coeff_a)");
+            "retarget: Resize (opset 17): unknown attribute 'mdoe' (closest: mode, nearest_mode, "
+            "cubic_coeff_a)");
   auto s = spec("LeakyRelu", {x});
   s.attributes = {attribute("beta", onnx::AttributeProto::FLOAT)};
-  EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): unknown attribute 'beta' (closest: alpha)");
+  EXPECT_EQ(error_of([&] { g.emit(s); }),
+            "retarget: LeakyRelu (opset 17): unknown attribute 'beta' (closest: alpha)");
 }
 
 TEST_F(EmitterErrors, MistypedAttribute) {
@@ -72,20 +75,24 @@ TEST_F(EmitterErrors, MistypedAttribute) {
             "retarget: Resize (opset 17): attribute 'mode' is FLOAT, the schema wants STRING");
   auto s = spec("LeakyRelu", {x});
   s.attributes = {attribute("alpha", onnx::AttributeProto::INTS)};
-  EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): attribute 'alpha' is INTS, the schema wants FLOAT");
-  s.attributes = {attribute("alpha", onnx::AttributeProto::UNDEFINED)};
   EXPECT_EQ(error_of([&] { g.emit(s); }),
-            "retarget: LeakyRelu (opset 17): attribute 'alpha' is UNDEFINED, the schema wants FLOAT");
+            "retarget: LeakyRelu (opset 17): attribute 'alpha' is INTS, the schema wants FLOAT");
+  s.attributes = {attribute("alpha", onnx::AttributeProto::UNDEFINED)};
+  EXPECT_EQ(
+      error_of([&] { g.emit(s); }),
+      "retarget: LeakyRelu (opset 17): attribute 'alpha' is UNDEFINED, the schema wants FLOAT");
   auto alpha = attribute("alpha", onnx::AttributeProto::FLOAT);
   alpha.set_f(0.1f);
   s.attributes = {alpha, alpha};
-  EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: LeakyRelu (opset 17): Attribute 'alpha' appeared multiple times.");
+  EXPECT_EQ(error_of([&] { g.emit(s); }),
+            "retarget: LeakyRelu (opset 17): Attribute 'alpha' appeared multiple times.");
 }
 
 TEST_F(EmitterErrors, MissingRequiredAttribute) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Cast"), x); }),
             "retarget: Cast (opset 17): missing required attribute 'to'");
-  EXPECT_EQ(error_of([&] { g.emit(spec("Cast", {x})); }), "retarget: Cast (opset 17): missing required attribute 'to'");
+  EXPECT_EQ(error_of([&] { g.emit(spec("Cast", {x})); }),
+            "retarget: Cast (opset 17): missing required attribute 'to'");
 }
 
 TEST_F(EmitterErrors, WrongInputOrOutputCount) {
@@ -97,37 +104,50 @@ TEST_F(EmitterErrors, WrongInputOrOutputCount) {
             "retarget: Concat (opset 17): missing required attribute 'axis'");
   auto concat = spec("Concat", {});
   concat.attributes = {attribute("axis", onnx::AttributeProto::INT)};
-  EXPECT_EQ(error_of([&] { g.emit(concat); }), "retarget: Concat (opset 17): 0 inputs given, the schema takes 1 or more");
+  EXPECT_EQ(error_of([&] { g.emit(concat); }),
+            "retarget: Concat (opset 17): 0 inputs given, the schema takes 1 or more");
   auto relu = spec("Relu", {x});
   relu.output_count = 2;
-  EXPECT_EQ(error_of([&] { g.emit(relu); }), "retarget: Relu (opset 17): 2 outputs asked for, the schema gives 1");
+  EXPECT_EQ(error_of([&] { g.emit(relu); }),
+            "retarget: Relu (opset 17): 2 outputs asked for, the schema gives 1");
 }
 
 TEST_F(EmitterErrors, ValueFromAnotherGraphOrEmpty) {
   rx::graph other;
   auto foreign = other.input("y", rx::dtype::f32, {1, 3, 8, 8});
-  EXPECT_EQ(error_of([&] { g.op("Add", x, foreign); }), "retarget: Add input 'y' is a value of another graph");
-  EXPECT_EQ(error_of([&] { g.emit(spec("Add", {x, foreign})); }), "retarget: Add input 'y' is a value of another graph");
-  EXPECT_EQ(error_of([&] { g.output(foreign, "out"); }), "retarget: output 'y' is a value of another graph");
+  EXPECT_EQ(error_of([&] { g.op("Add", x, foreign); }),
+            "retarget: Add input 'y' is a value of another graph");
+  EXPECT_EQ(error_of([&] {
+              g.emit(spec("Add", {x, foreign}));
+            }),
+            "retarget: Add input 'y' is a value of another graph");
+  EXPECT_EQ(error_of([&] { g.output(foreign, "out"); }),
+            "retarget: output 'y' is a value of another graph");
   EXPECT_EQ(error_of([&] { g.op("Relu", rx::value{}); }), "retarget: Relu input is an empty value");
   // A subgraph may read its parent's values, never the other way round.
   auto branch = g.subgraph("then");
   auto inner = branch.op("Relu", x);
-  EXPECT_EQ(error_of([&] { g.op("Relu", inner); }), "retarget: Relu input 'Relu_0' is a value of another graph");
+  EXPECT_EQ(error_of([&] { g.op("Relu", inner); }),
+            "retarget: Relu input 'Relu_0' is a value of another graph");
   nodes_numbered = 1;  // the subgraph's Relu is numbered with g's nodes
 }
 
 TEST_F(EmitterErrors, DuplicateValueNames) {
-  EXPECT_EQ(error_of([&] { g.input("x", rx::dtype::f32, {1}); }), "retarget: duplicate value name 'x' for a graph input");
+  EXPECT_EQ(error_of([&] { g.input("x", rx::dtype::f32, {1}); }),
+            "retarget: duplicate value name 'x' for a graph input");
   EXPECT_EQ(error_of([&] { g.initializer("x", rx::tensor::scalar(1.0f)); }),
             "retarget: duplicate value name 'x' for an initializer");
   auto s = spec("Relu", {x});
   s.outputs = {"x"};
-  EXPECT_EQ(error_of([&] { g.emit(s); }), "retarget: duplicate value name 'x' for an output of Relu");
-  auto topk = spec("TopK", {x, g.initializer("k", rx::tensor::of(std::vector<std::int64_t>{2}, {1}))});
+  EXPECT_EQ(error_of([&] { g.emit(s); }),
+            "retarget: duplicate value name 'x' for an output of Relu");
+  auto topk =
+      spec("TopK", {x, g.initializer("k", rx::tensor::of(std::vector<std::int64_t>{2}, {1}))});
   topk.outputs = {"best", "best"};
-  EXPECT_EQ(error_of([&] { g.emit(topk); }), "retarget: duplicate value name 'best' for an output of TopK");
-  EXPECT_EQ(error_of([&] { g.input("", rx::dtype::f32, {1}); }), "retarget: a graph input needs a name");
+  EXPECT_EQ(error_of([&] { g.emit(topk); }),
+            "retarget: duplicate value name 'best' for an output of TopK");
+  EXPECT_EQ(error_of([&] { g.input("", rx::dtype::f32, {1}); }),
+            "retarget: a graph input needs a name");
 }
 
 TEST_F(EmitterErrors, DuplicateOrTakenGraphOutputNames) {
@@ -146,14 +166,17 @@ TEST_F(EmitterErrors, InputTypesThatDoNotFitTheOp) {
   EXPECT_EQ(error_of([&] { g.op("Mul", x, i); }),
             "retarget: Mul (opset 17): input types do not fit the op: B has inconsistent type "
             "tensor(int64) (inputs: x float32 [1, 3, 8, 8], i int64 [1, 3, 8, 8])");
-  EXPECT_EQ(error_of([&] { g.emit(spec("Relu", {s})); }),
-            "retarget: Relu (opset 17): input types do not fit the op: X typestr: T, has unsupported "
-            "type: tensor(string) (inputs: s string [1, 3, 8, 8])");
+  EXPECT_EQ(
+      error_of([&] { g.emit(spec("Relu", {s})); }),
+      "retarget: Relu (opset 17): input types do not fit the op: X typestr: T, has unsupported "
+      "type: tensor(string) (inputs: s string [1, 3, 8, 8])");
 }
 
 TEST_F(EmitterErrors, OpsetOutOfRange) {
-  EXPECT_EQ(error_of([] { rx::graph bad(18); }), "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
-  EXPECT_EQ(error_of([] { rx::graph bad(0); }), "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
+  EXPECT_EQ(error_of([] { rx::graph bad(18); }),
+            "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
+  EXPECT_EQ(error_of([] { rx::graph bad(0); }),
+            "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
   EXPECT_EQ(error_of([&] { g.set_domain_version("custom", 0); }),
             "retarget: domain 'custom' version 0 is out of range: versions start at 1");
   EXPECT_EQ(error_of([&] { g.set_domain_version("", 16); }),
@@ -162,16 +185,19 @@ TEST_F(EmitterErrors, OpsetOutOfRange) {
 
 TEST_F(EmitterErrors, CustomDomainWithoutDeclaredVersion) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("custom::Op"), x); }),
-            "retarget: custom domain 'custom' has no declared version: declare its schemas or call set_domain_version");
+            "retarget: custom domain 'custom' has no declared version: declare its schemas or call "
+            "set_domain_version");
   auto s = spec("Op", {x});
   s.domain = "com.example";
-  EXPECT_EQ(error_of([&] { g.emit(s); }),
-            "retarget: custom domain 'com.example' has no declared version: declare its schemas or call "
-            "set_domain_version");
+  EXPECT_EQ(
+      error_of([&] { g.emit(s); }),
+      "retarget: custom domain 'com.example' has no declared version: declare its schemas or call "
+      "set_domain_version");
   // With a version but no schemas, the op is still unknown, and the message says why.
   g.set_domain_version("com.example", 1);
   EXPECT_EQ(error_of([&] { g.emit(s); }),
-            "retarget: com.example::Op (com.example opset 1): unknown op (the domain has no declared schemas)");
+            "retarget: com.example::Op (com.example opset 1): unknown op (the domain has no "
+            "declared schemas)");
 }
 
 // A shape function runs while its thread reads ONNX's schema registry; adding a schema then
@@ -187,19 +213,23 @@ TEST_F(EmitterErrors, RegisteringASchemaFromAShapeFunction) {
   rx::register_schemas(reentrant);
   g.set_domain_version("com.retarget.reentrant", 1);
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("com.retarget.reentrant::Reentrant"), x); }),
-            "retarget: com.retarget.reentrant::Reentrant (com.retarget.reentrant opset 1): shape inference "
-            "failed: retarget: register_schemas called while this thread reads the schema registry (from a "
+            "retarget: com.retarget.reentrant::Reentrant (com.retarget.reentrant opset 1): shape "
+            "inference "
+            "failed: retarget: register_schemas called while this thread reads the schema registry "
+            "(from a "
             "shape function?); register schemas before emitting (inputs: x float32 [1, 3, 8, 8])");
 }
 
 TEST_F(EmitterErrors, ShapesThatDoNotFitShowTheInputs) {
   auto f = g.input("f", rx::dtype::f32, {2});
   EXPECT_EQ(error_of([&] { g.op("Add", x, f); }),
-            "retarget: Add (opset 17): shape inference failed: [ShapeInferenceError] Incompatible dimensions "
+            "retarget: Add (opset 17): shape inference failed: [ShapeInferenceError] Incompatible "
+            "dimensions "
             "(inputs: x float32 [1, 3, 8, 8], f float32 [2])");
   auto w = g.initializer("w", rx::tensor::of(std::vector<float>(12), {4, 3}));
   EXPECT_EQ(error_of([&] { g.op("MatMul", w, w); }),
-            "retarget: MatMul (opset 17): shape inference failed: [ShapeInferenceError] Incompatible dimensions for "
+            "retarget: MatMul (opset 17): shape inference failed: [ShapeInferenceError] "
+            "Incompatible dimensions for "
             "matrix multiplication (inputs: w float32 [4, 3], w float32 [4, 3])");
 }
 
@@ -212,7 +242,8 @@ TEST(EmitterRanks, RecurrentOpsOfTheWrongRankAreRefusedNotCrashed) {
   lstm.op_type = "LSTM";
   lstm.inputs = {x, w, w};
   lstm.output_count = 3;
-  EXPECT_EQ(error_of([&] { g.emit(lstm); }), "retarget: LSTM (opset 1): input 0 'x' has rank 0, the op takes rank 3");
+  EXPECT_EQ(error_of([&] { g.emit(lstm); }),
+            "retarget: LSTM (opset 1): input 0 'x' has rank 0, the op takes rank 3");
 }
 
 }  // namespace

@@ -1,14 +1,13 @@
 // Bad input to export_onnx: input and output names, dynamic dims, a rewrite that throws (the
 // error names the rewrite, what it rewrites and the backend), weights that do not fit the
 // input, a deploy config of the wrong type.
-#include "reliability/common.hpp"
-
-#include <retarget/retarget.hpp>
-
 #include <gtest/gtest.h>
 
 #include <array>
+#include <retarget/retarget.hpp>
 #include <stdexcept>
+
+#include "reliability/common.hpp"
 
 // Named, so that both compilers print the same type names.
 namespace reliability_test {
@@ -68,7 +67,6 @@ struct fragile_block {
   }
 };
 
-
 // A module with a rewrite for opencv_dnn that reads the deploy config.
 struct upscale : retarget::rewritable_module<upscale, "Upscale"> {
   template <class B>
@@ -78,10 +76,12 @@ struct upscale : retarget::rewritable_module<upscale, "Upscale"> {
 };
 struct scaled {
   double factor;
-  scaled(const upscale&, const retarget::trace::config_ref& cfg) : factor(cfg.as<deploy_config>().upscale) {}
+  scaled(const upscale&, const retarget::trace::config_ref& cfg)
+      : factor(cfg.as<deploy_config>().upscale) {}
   template <class B>
   tensor<B> forward(const tensor<B>& x) const {
-    return ops::interpolate(x, ops::interpolate_options{.scale_factor = {factor}, .mode = "bilinear"});
+    return ops::interpolate(x,
+                            ops::interpolate_options{.scale_factor = {factor}, .mode = "bilinear"});
   }
 };
 
@@ -109,29 +109,51 @@ struct retarget::module_rewrite<upscale, bk::opencv_dnn> : retarget::wrap_with<s
 namespace {
 
 TEST(ExportErrors, InputNamesMissingOrDuplicated) {
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"x", rx::dtype::f32, {2}}, {"", rx::dtype::f32, {2}}}); }),
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"x", rx::dtype::f32, {2}}, {"", rx::dtype::f32, {2}}});
+            }),
             "retarget: input 1 has no name");
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"", rx::dtype::f32, {2}}, {"", rx::dtype::f32, {2}}}); }),
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"", rx::dtype::f32, {2}}, {"", rx::dtype::f32, {2}}});
+            }),
             "retarget: input 0 has no name");
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"x", rx::dtype::f32, {2}}, {"x", rx::dtype::f32, {2}}}); }),
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"x", rx::dtype::f32, {2}}, {"x", rx::dtype::f32, {2}}});
+            }),
             "retarget: input name 'x' is used twice");
 }
 
 TEST(ExportErrors, OutputNamesDuplicatedOrTaken) {
   const auto both = [](const T& a, const T& b) { return std::array{a + b, a * b}; };
   const retarget::input_spec inputs[] = {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}};
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(both, inputs, retarget::no_config{}, {.output_names = {"z", "z"}}); }),
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(both, inputs, retarget::no_config{},
+                                                     {.output_names = {"z", "z"}});
+            }),
             "retarget: output name 'z' is used twice");
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(both, inputs, retarget::no_config{}, {.output_names = {"x"}}); }),
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(both, inputs, retarget::no_config{},
+                                                     {.output_names = {"x"}});
+            }),
             "retarget: output name 'x' is also an input's name");
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(add, inputs, retarget::no_config{}, {.output_names = {"p", "q"}}); }),
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(add, inputs, retarget::no_config{},
+                                                     {.output_names = {"p", "q"}});
+            }),
             "retarget: 2 output names given for 1 output");
   // The default name "output" taken by an input.
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"output", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}}); }),
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"output", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}});
+            }),
             "retarget: graph output name 'output' is already the name of another value");
   // An input returned as it is may keep its own name.
   const auto same = [](const T& a) { return a; };
-  auto r = retarget::export_onnx<bk::onnxruntime>(same, {{"a", rx::dtype::f32, {2}}}, retarget::no_config{}, {.output_names = {"a"}});
+  auto r = retarget::export_onnx<bk::onnxruntime>(same, {{"a", rx::dtype::f32, {2}}},
+                                                  retarget::no_config{}, {.output_names = {"a"}});
   EXPECT_NO_THROW(r.model.check());
 }
 
@@ -149,21 +171,32 @@ TEST(ExportErrors, InputNamedLikeAParameterLeavesTheParameterAnotherName) {
 TEST(ExportErrors, DynamicDims) {
   // The same name means the same size; where static sizes contradict each other, the error
   // shows the shapes the op was given.
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"x", rx::dtype::f32, {"n", 3}}, {"y", rx::dtype::f32, {"n", 4}}}); }),
-            "retarget: Add (opset 17): shape inference failed: [ShapeInferenceError] Incompatible dimensions "
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"x", rx::dtype::f32, {"n", 3}}, {"y", rx::dtype::f32, {"n", 4}}});
+            }),
+            "retarget: Add (opset 17): shape inference failed: [ShapeInferenceError] Incompatible "
+            "dimensions "
             "(inputs: x float32 [n, 3], y float32 [n, 4])");
-  EXPECT_EQ(error_of([] { retarget::export_onnx<bk::onnxruntime>(add, {{"x", rx::dtype::f32, {-3}}, {"y", rx::dtype::f32, {2}}}); }),
+  EXPECT_EQ(error_of([] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, {{"x", rx::dtype::f32, {-3}}, {"y", rx::dtype::f32, {2}}});
+            }),
             "retarget: input 'x' dim 0 is -3: a size is at least 0; name a dynamic dim instead");
   // Dim names live apart from value names: a dim may be named like an input.
-  auto r = retarget::export_onnx<bk::onnxruntime>(add, {{"x", rx::dtype::f32, {"y", 3}}, {"y", rx::dtype::f32, {"y", 3}}});
+  auto r = retarget::export_onnx<bk::onnxruntime>(
+      add, {{"x", rx::dtype::f32, {"y", 3}}, {"y", rx::dtype::f32, {"y", 3}}});
   EXPECT_NO_THROW(r.model.check());
   EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), "y");
 }
 
 TEST(ExportErrors, ARewriteThatThrowsIsNamedWithItsBackend) {
   const auto model = [](const auto& x) { return square(x); };
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::tensorrt10>(model, {{"x", rx::dtype::f32, {2, 3}}}); }),
-            "retarget: function 'square', tensorrt rewrite (backend tensorrt10): MatMul (opset 17): shape inference "
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::tensorrt10>(model, {{"x", rx::dtype::f32, {2, 3}}});
+            }),
+            "retarget: function 'square', tensorrt rewrite (backend tensorrt10): MatMul (opset "
+            "17): shape inference "
             "failed: [ShapeInferenceError] Incompatible dimensions for matrix multiplication "
             "(inputs: x float32 [2, 3], x float32 [2, 3])");
   // The other backends run the origin, which is fine.
@@ -179,7 +212,8 @@ TEST(ExportErrors, AnExceptionOfItsOwnStaysReachableInside) {
   } catch (const retarget::error& e) {
     // Nested rewrites each add their name: the module's, then the function's.
     EXPECT_STREQ(e.what(),
-                 "retarget: module 'Block', opencv_dnn rewrite (backend opencv_dnn): function 'fragile', default "
+                 "retarget: module 'Block', opencv_dnn rewrite (backend opencv_dnn): function "
+                 "'fragile', default "
                  "rewrite (backend opencv_dnn): the plugin library is not loaded");
     // The rewrite's own exception is the innermost nested one.
     try {
@@ -187,7 +221,8 @@ TEST(ExportErrors, AnExceptionOfItsOwnStaysReachableInside) {
       FAIL() << "nothing nested";
     } catch (const retarget::error& inner) {
       EXPECT_STREQ(inner.what(),
-                   "retarget: function 'fragile', default rewrite (backend opencv_dnn): the plugin library is not loaded");
+                   "retarget: function 'fragile', default rewrite (backend opencv_dnn): the plugin "
+                   "library is not loaded");
       EXPECT_THROW(std::rethrow_if_nested(inner), plugin_missing);
     }
   }
@@ -196,25 +231,41 @@ TEST(ExportErrors, AnExceptionOfItsOwnStaysReachableInside) {
 TEST(ExportErrors, WeightsThatDoNotFitTheInput) {
   const nn::Conv2d conv("conv", 3, 8, {3, 3});
   const auto conv_model = [&](const T& x) { return conv(x); };
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {1, 4, 8, 8}}}); }),
-            "retarget: conv: the input 'x' [1, 4, 8, 8] has 4 channels, the weight 'conv.weight' [8, 3, 3, 3] takes 3 "
-            "(groups 1)");
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {3, 8, 8}}}); }),
-            "retarget: conv: the input 'x' [3, 8, 8] and the weight 'conv.weight' [8, 3, 3, 3] must have the same rank, "
-            "at least 3");
+  EXPECT_EQ(
+      error_of([&] {
+        retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {1, 4, 8, 8}}});
+      }),
+      "retarget: conv: the input 'x' [1, 4, 8, 8] has 4 channels, the weight 'conv.weight' [8, 3, "
+      "3, 3] takes 3 "
+      "(groups 1)");
+  EXPECT_EQ(
+      error_of([&] {
+        retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {3, 8, 8}}});
+      }),
+      "retarget: conv: the input 'x' [3, 8, 8] and the weight 'conv.weight' [8, 3, 3, 3] must have "
+      "the same rank, "
+      "at least 3");
   // Dynamic channels cannot be checked at export; the runtime will.
-  EXPECT_NO_THROW(retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {1, "c", 8, 8}}}));
+  EXPECT_NO_THROW(
+      retarget::export_onnx<bk::onnxruntime>(conv_model, {{"x", rx::dtype::f32, {1, "c", 8, 8}}}));
 
   const nn::ConvTranspose2d up("up", 8, 4, {2, 2}, {.stride = {2}});
   const auto up_model = [&](const T& x) { return up(x); };
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(up_model, {{"x", rx::dtype::f32, {1, 4, 8, 8}}}); }),
-            "retarget: conv_transpose: the input 'x' [1, 4, 8, 8] has 4 channels, the weight 'up.weight' [8, 4, 2, 2] "
-            "takes 8 (groups 1)");
+  EXPECT_EQ(
+      error_of([&] {
+        retarget::export_onnx<bk::onnxruntime>(up_model, {{"x", rx::dtype::f32, {1, 4, 8, 8}}});
+      }),
+      "retarget: conv_transpose: the input 'x' [1, 4, 8, 8] has 4 channels, the weight 'up.weight' "
+      "[8, 4, 2, 2] "
+      "takes 8 (groups 1)");
 
   const nn::Linear fc("fc", 4, 2);
   const auto fc_model = [&](const T& x) { return fc(x); };
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(fc_model, {{"x", rx::dtype::f32, {1, 5}}}); }),
-            "retarget: linear: the input 'x' [1, 5] has 5 features, the weight 'fc.weight' [2, 4] takes 4");
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(fc_model, {{"x", rx::dtype::f32, {1, 5}}});
+            }),
+            "retarget: linear: the input 'x' [1, 5] has 5 features, the weight 'fc.weight' [2, 4] "
+            "takes 4");
 
   // A bias that does not match the weight (ops called directly, with tensors of the graph).
   const auto bad_bias = [](const T& x, const T& w, const T& b) { return ops::conv2d(x, w, b); };
@@ -223,29 +274,45 @@ TEST(ExportErrors, WeightsThatDoNotFitTheInput) {
                                                                 {"w", rx::dtype::f32, {8, 3, 3, 3}},
                                                                 {"b", rx::dtype::f32, {5}}});
             }),
-            "retarget: conv: the bias 'b' [5] does not fit the weight 'w' [8, 3, 3, 3]: it needs 8 values");
+            "retarget: conv: the bias 'b' [5] does not fit the weight 'w' [8, 3, 3, 3]: it needs 8 "
+            "values");
 
   // Loading weights of another shape is refused before any export.
   nn::Conv2d loaded("conv", 3, 8, {3, 3});
-  EXPECT_EQ(error_of([&] { loaded.weight.assign(rx::tensor::of(std::vector<float>(64 * 27), {64, 3, 3, 3})); }),
-            "retarget: parameter 'conv.weight' is [8, 3, 3, 3], the weights given are [64, 3, 3, 3]");
+  EXPECT_EQ(
+      error_of([&] {
+        loaded.weight.assign(rx::tensor::of(std::vector<float>(64 * 27), {64, 3, 3, 3}));
+      }),
+      "retarget: parameter 'conv.weight' is [8, 3, 3, 3], the weights given are [64, 3, 3, 3]");
 }
 
 TEST(ExportErrors, DeployConfigOfTheWrongTypeOrAbsent) {
   const upscale up;
   const auto model = [&](const tensor<bk::opencv_dnn>& x) { return up(x); };
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::opencv_dnn>(model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}}); }),
-            "retarget: module 'Upscale', opencv_dnn rewrite (backend opencv_dnn): the deploy config is absent, not "
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::opencv_dnn>(model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}});
+            }),
+            "retarget: module 'Upscale', opencv_dnn rewrite (backend opencv_dnn): the deploy "
+            "config is absent, not "
             "the reliability_test::deploy_config a rewrite asked for");
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::opencv_dnn>(model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}}, other_config{}); }),
-            "retarget: module 'Upscale', opencv_dnn rewrite (backend opencv_dnn): the deploy config is "
-            "reliability_test::other_config, not the reliability_test::deploy_config a rewrite asked for");
-  EXPECT_NO_THROW(retarget::export_onnx<bk::opencv_dnn>(model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}}, deploy_config{}));
+  EXPECT_EQ(
+      error_of([&] {
+        retarget::export_onnx<bk::opencv_dnn>(model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}},
+                                              other_config{});
+      }),
+      "retarget: module 'Upscale', opencv_dnn rewrite (backend opencv_dnn): the deploy config is "
+      "reliability_test::other_config, not the reliability_test::deploy_config a rewrite asked "
+      "for");
+  EXPECT_NO_THROW(retarget::export_onnx<bk::opencv_dnn>(
+      model, {{"x", rx::dtype::f32, {1, 3, 4, 4}}}, deploy_config{}));
 }
 
 TEST(ExportErrors, OpsetAndBackendNames) {
   const retarget::input_spec inputs[] = {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}};
-  EXPECT_EQ(error_of([&] { retarget::export_onnx<bk::onnxruntime>(add, inputs, retarget::no_config{}, {.opset = 6}); }),
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(add, inputs, retarget::no_config{},
+                                                     {.opset = 6});
+            }),
             "retarget: export opset 6 is out of range: 7 to 17");
   using supported = boost::mp11::mp_list<bk::onnxruntime, bk::tensorrt>;
   const auto generic = [](const auto& a, const auto& b) { return a + b; };

@@ -1,17 +1,16 @@
 // Model files under bad input and faults: corrupt and truncated files, missing or escaping
 // external data, unwritable paths, and saves that run out of space: the previous file, if any,
 // stays as it was and no partial file is left.
-#include "reliability/common.hpp"
-#include "support/file_size_limit.hpp"
-
-#include <retarget/ir.hpp>
-
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <retarget/ir.hpp>
 #include <string>
 #include <vector>
+
+#include "reliability/common.hpp"
+#include "support/file_size_limit.hpp"
 
 namespace {
 
@@ -36,7 +35,8 @@ rx::model conv_model(int channels, std::size_t padding = 0) {
 class FileErrors : public reliability::scratch_folder {
  protected:
   // Saves, then replaces one external_data entry of the initializer w.
-  fs::path with_external_entry(const std::string& key, const std::string& value, const fs::path& folder = {}) {
+  fs::path with_external_entry(const std::string& key, const std::string& value,
+                               const fs::path& folder = {}) {
     const auto path = (folder.empty() ? dir_ : folder) / "m.onnx";
     auto m = conv_model(8);
     rx::save(m, path, {.external_data_threshold = 64});
@@ -57,12 +57,16 @@ class FileErrors : public reliability::scratch_folder {
 TEST_F(FileErrors, CorruptModel) {
   std::ofstream(dir_ / "junk.onnx") << "this is not a model";
   EXPECT_EQ(error_of([&] { rx::load(dir_ / "junk.onnx"); }),
-            "retarget: " + (dir_ / "junk.onnx").string() + " is not a valid ONNX model (corrupt or truncated)");
+            "retarget: " + (dir_ / "junk.onnx").string() +
+                " is not a valid ONNX model (corrupt or truncated)");
   std::ofstream(dir_ / "empty.onnx").close();
-  EXPECT_EQ(error_of([&] { rx::load(dir_ / "empty.onnx"); }), "retarget: " + (dir_ / "empty.onnx").string() + " is empty");
-  EXPECT_EQ(error_of([&] { rx::load(dir_ / "nothing.onnx"); }),
-            "retarget: cannot open " + (dir_ / "nothing.onnx").string() + ": No such file or directory");
-  EXPECT_EQ(error_of([&] { rx::load(dir_); }), "retarget: cannot open " + dir_.string() + ": Is a directory");
+  EXPECT_EQ(error_of([&] { rx::load(dir_ / "empty.onnx"); }),
+            "retarget: " + (dir_ / "empty.onnx").string() + " is empty");
+  EXPECT_EQ(
+      error_of([&] { rx::load(dir_ / "nothing.onnx"); }),
+      "retarget: cannot open " + (dir_ / "nothing.onnx").string() + ": No such file or directory");
+  EXPECT_EQ(error_of([&] { rx::load(dir_); }),
+            "retarget: cannot open " + dir_.string() + ": Is a directory");
 }
 
 TEST_F(FileErrors, TruncatedModel) {
@@ -72,7 +76,8 @@ TEST_F(FileErrors, TruncatedModel) {
   // Cut inside the graph: the parser sees the message end early.
   std::ofstream(dir_ / "cut.onnx", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   EXPECT_EQ(error_of([&] { rx::load(dir_ / "cut.onnx"); }),
-            "retarget: " + (dir_ / "cut.onnx").string() + " is not a valid ONNX model (corrupt or truncated)");
+            "retarget: " + (dir_ / "cut.onnx").string() +
+                " is not a valid ONNX model (corrupt or truncated)");
   // Every prefix either fails to load or fails the checker, or is one the format cannot tell
   // from a whole model (cut between top-level fields); none crashes or passes as the whole model.
   int refused = 0, unchecked = 0, boundaries = 0;
@@ -101,13 +106,13 @@ TEST_F(FileErrors, MissingOrShortExternalData) {
   rx::save(m, dir_ / "m.onnx", {.external_data_threshold = 64});
   ASSERT_TRUE(fs::exists(dir_ / "m.onnx.data"));
   fs::resize_file(dir_ / "m.onnx.data", 100);
-  EXPECT_EQ(error_of([&] { rx::load(dir_ / "m.onnx"); }), "retarget: " + (dir_ / "m.onnx").string() +
-                                                               ": external data file " + (dir_ / "m.onnx.data").string() +
-                                                               " is too short for tensor 'w'");
+  EXPECT_EQ(error_of([&] { rx::load(dir_ / "m.onnx"); }),
+            "retarget: " + (dir_ / "m.onnx").string() + ": external data file " +
+                (dir_ / "m.onnx.data").string() + " is too short for tensor 'w'");
   fs::remove(dir_ / "m.onnx.data");
-  EXPECT_EQ(error_of([&] { rx::load(dir_ / "m.onnx"); }), "retarget: " + (dir_ / "m.onnx").string() +
-                                                               ": external data file " + (dir_ / "m.onnx.data").string() +
-                                                               " of tensor 'w' cannot be opened");
+  EXPECT_EQ(error_of([&] { rx::load(dir_ / "m.onnx"); }),
+            "retarget: " + (dir_ / "m.onnx").string() + ": external data file " +
+                (dir_ / "m.onnx.data").string() + " of tensor 'w' cannot be opened");
 }
 
 TEST_F(FileErrors, MalformedExternalDataEntries) {
@@ -127,7 +132,8 @@ TEST_F(FileErrors, MalformedExternalDataEntries) {
 
 TEST_F(FileErrors, ExternalDataThatEscapesTheFolderIsRefused) {
   const auto model = (dir_ / "m.onnx").string();
-  for (const std::string location : {"../m.onnx.data", "/etc/passwd", "sub/../../m.onnx.data", ""}) {
+  for (const std::string location :
+       {"../m.onnx.data", "/etc/passwd", "sub/../../m.onnx.data", ""}) {
     EXPECT_EQ(error_of([&] { rx::load(with_external_entry("location", location)); }),
               "retarget: " + model + ": tensor 'w' has external data at '" + location +
                   "', outside the model's folder; refused")
@@ -141,7 +147,8 @@ TEST_F(FileErrors, ExternalDataThatEscapesTheFolderIsRefused) {
   fs::create_directory_symlink(dir_ / "elsewhere", dir_ / "model" / "link");
   EXPECT_EQ(error_of([&] { rx::load(through_link); }),
             "retarget: " + through_link.string() +
-                ": tensor 'w' has external data at 'link/m.onnx.data', outside the model's folder; refused");
+                ": tensor 'w' has external data at 'link/m.onnx.data', outside the model's folder; "
+                "refused");
   // A link that stays inside is followed.
   fs::create_directories(dir_ / "model" / "weights");
   fs::rename(dir_ / "elsewhere" / "m.onnx.data", dir_ / "model" / "weights" / "m.onnx.data");
@@ -153,7 +160,8 @@ TEST_F(FileErrors, ExternalDataThatEscapesTheFolderIsRefused) {
 TEST_F(FileErrors, UnwritableOutputPath) {
   auto m = conv_model(1);
   EXPECT_EQ(error_of([&] { rx::save(m, dir_ / "missing" / "m.onnx"); }),
-            "retarget: cannot write " + (dir_ / "missing" / "m.onnx").string() + ": No such file or directory");
+            "retarget: cannot write " + (dir_ / "missing" / "m.onnx").string() +
+                ": No such file or directory");
   std::ofstream(dir_ / "file") << "a file, not a folder";
   EXPECT_EQ(error_of([&] { rx::save(m, dir_ / "file" / "m.onnx"); }),
             "retarget: cannot write " + (dir_ / "file" / "m.onnx").string() + ": Not a directory");
@@ -177,7 +185,8 @@ TEST_F(FileErrors, NoSpaceWhileWritingTheModel) {
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(big, dir_ / "m.onnx"); });
   }
-  EXPECT_EQ(message, "retarget: cannot write " + (dir_ / "m.onnx").string() + " (write failed: File too large)");
+  EXPECT_EQ(message, "retarget: cannot write " + (dir_ / "m.onnx").string() +
+                         " (write failed: File too large)");
   EXPECT_EQ(read_all(dir_ / "m.onnx"), previous);
   EXPECT_EQ(files(), std::vector<std::string>{"m.onnx"});
 }
@@ -194,7 +203,8 @@ TEST_F(FileErrors, NoSpaceWhileWritingTheExternalData) {
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(big, dir_ / "m.onnx", {.external_data_threshold = 64}); });
   }
-  EXPECT_EQ(message, "retarget: cannot write " + (dir_ / "m.onnx.data").string() + " (write failed: File too large)");
+  EXPECT_EQ(message, "retarget: cannot write " + (dir_ / "m.onnx.data").string() +
+                         " (write failed: File too large)");
   EXPECT_EQ(read_all(dir_ / "m.onnx"), previous);
   EXPECT_EQ(read_all(dir_ / "m.onnx.data"), previous_data);
   EXPECT_EQ(files(), (std::vector<std::string>{"m.onnx", "m.onnx.data"}));
@@ -215,7 +225,8 @@ TEST_F(FileErrors, NoSpaceWhenTheModelIsFlushedAfterItsData) {
     ASSERT_TRUE(limit.ok());
     message = error_of([&] { rx::save(next, dir_ / "m.onnx", {.external_data_threshold = 64}); });
   }
-  EXPECT_EQ(message.rfind("retarget: cannot write " + (dir_ / "m.onnx").string(), 0), 0u) << message;
+  EXPECT_EQ(message.rfind("retarget: cannot write " + (dir_ / "m.onnx").string(), 0), 0u)
+      << message;
   EXPECT_NE(message.find("File too large"), std::string::npos) << message;
   EXPECT_EQ(read_all(dir_ / "m.onnx"), previous);
   EXPECT_EQ(read_all(dir_ / "m.onnx.data"), previous_data);
@@ -228,12 +239,12 @@ TEST(ModelErrors, ShapeInferenceOfAModelTheCheckerRefusesIsAnError) {
   auto m = conv_model(2);
   m.proto().mutable_graph()->mutable_node(0)->set_input(0, "nowhere");
   const auto message = error_of([&] { m.infer_shapes(); });
-  EXPECT_EQ(message.rfind("retarget: shape inference refused: model check failed: Nodes in a graph must be "
-                          "topologically sorted, however input 'nowhere' of node",
-                          0),
+  EXPECT_EQ(message.rfind(
+                "retarget: shape inference refused: model check failed: Nodes in a graph must be "
+                "topologically sorted, however input 'nowhere' of node",
+                0),
             0u)
       << message;
 }
 
 }  // namespace
-

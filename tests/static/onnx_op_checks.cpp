@@ -24,8 +24,8 @@ static_assert(valid<value, rx::no_input_t, value, mode_s>("Resize"));
 static_assert(!valid<value>("Resise"));
 static_assert(!valid<value, decltype("mdoe"_s = "")>("Resize"));
 static_assert(!valid<value, mode_f>("Resize"));
-static_assert(!valid<value, value, value, value, value>("Resize"));  // at most four inputs
-static_assert(!valid<>("Conv"));                                     // at least two
+static_assert(!valid<value, value, value, value, value>("Resize"));          // at most four inputs
+static_assert(!valid<>("Conv"));                                             // at least two
 static_assert(valid<std::vector<value>, decltype("axis"_i = 0)>("Concat"));  // a list: any count
 
 // Any version counts at compile time: Squeeze took `axes` as INTS until opset 13, then as an
@@ -38,14 +38,20 @@ static_assert(valid<value>("ai.onnx::Relu"));
 static_assert(valid<value, decltype("keys_strings"_s = {"a"})>("ai.onnx.ml::LabelEncoder"));
 static_assert(!valid<value>("custom::Relu"));
 
-inline constexpr rx::attribute_schema plugin_attributes[] = {{"align_corners", rx::attr_type::int_}};
+inline constexpr rx::attribute_schema plugin_attributes[] = {
+    {"align_corners", rx::attr_type::int_}};
 inline constexpr rx::op_schema plugin_ops[] = {
-    {.domain = "mmdeploy", .name = "DynamicTRTResize", .min_inputs = 2, .max_inputs = 2,
+    {.domain = "mmdeploy",
+     .name = "DynamicTRTResize",
+     .min_inputs = 2,
+     .max_inputs = 2,
      .attributes = plugin_attributes},
 };
 using plugin = rx::schemas<plugin_ops>;
-static_assert(rx::op_call_valid<plugin, value, value, decltype("align_corners"_i = 0)>("mmdeploy::DynamicTRTResize"));
-static_assert(!rx::op_call_valid<plugin, value, value, decltype("align_corner"_i = 0)>("mmdeploy::DynamicTRTResize"));
+static_assert(rx::op_call_valid<plugin, value, value, decltype("align_corners"_i = 0)>(
+    "mmdeploy::DynamicTRTResize"));
+static_assert(!rx::op_call_valid<plugin, value, value, decltype("align_corner"_i = 0)>(
+    "mmdeploy::DynamicTRTResize"));
 static_assert(!rx::op_call_valid<plugin, value>("mmdeploy::DynamicTRTResize"));
 static_assert(!rx::op_call_valid<plugin, value, value>("mmdeploy::StaticResize"));
 

@@ -3,8 +3,9 @@
 #ifndef RETARGET_TESTS_SUPPORT_FILE_SIZE_LIMIT_HPP
 #define RETARGET_TESTS_SUPPORT_FILE_SIZE_LIMIT_HPP
 
-#include <csignal>
 #include <sys/resource.h>
+
+#include <csignal>
 
 namespace retarget_test {
 

@@ -3,18 +3,17 @@
 #ifndef RETARGET_TESTS_SUPPORT_ORT_HPP
 #define RETARGET_TESTS_SUPPORT_ORT_HPP
 
-#include <retarget/backends/onnxruntime.hpp>
-#include <retarget/ir.hpp>
-#include <retarget/ir/tensor_file.hpp>
-#include <retarget/ir/tensor_stats.hpp>
-#include <retarget/nn.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <retarget/backends/onnxruntime.hpp>
+#include <retarget/ir.hpp>
+#include <retarget/ir/tensor_file.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <retarget/nn.hpp>
 #include <string>
 #include <vector>
 
@@ -26,8 +25,8 @@ inline fs::path source_dir() { return RETARGET_SOURCE_DIR; }
 
 // Saves the model, runs it with the given inputs (name → TensorProto file), returns the
 // outputs by name.
-inline std::map<std::string, retarget::ir::tensor> run(retarget::ir::model& m, const fs::path& work,
-                                                         const std::map<std::string, fs::path>& inputs) {
+inline std::map<std::string, retarget::ir::tensor> run(
+    retarget::ir::model& m, const fs::path& work, const std::map<std::string, fs::path>& inputs) {
   fs::create_directories(work);
   const auto model_path = work / "model.onnx";
   retarget::ir::save(m, model_path);

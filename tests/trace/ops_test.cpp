@@ -1,15 +1,14 @@
 // Every op of the library, exported with retarget, run on ONNX Runtime and compared with
 // what PyTorch computes for the same inputs (tests/data/ops, made by
 // tools/make_op_references.py, which holds the PyTorch side of each case).
-#include "support/ort.hpp"
-
-#include <retarget/retarget.hpp>
-
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <iostream>
 #include <map>
+#include <retarget/retarget.hpp>
+
+#include "support/ort.hpp"
 
 namespace {
 
@@ -18,8 +17,8 @@ namespace nn = retarget::nn;
 namespace ops = retarget::ops;
 namespace rx = retarget::ir;
 namespace fs = std::filesystem;
-using retarget::trace::tensor;
 using ops::ints;
+using retarget::trace::tensor;
 using T = tensor<bk::onnxruntime>;
 
 const fs::path cases_dir = ort::source_dir() / "tests/data/ops";
@@ -35,7 +34,9 @@ retarget::export_result export_with(const F& f, const std::vector<retarget::inpu
 }
 template <std::size_t N, class F>
 exporter make(F f) {
-  return [f](const std::vector<retarget::input_spec>& in) { return export_with(f, in, std::make_index_sequence<N>()); };
+  return [f](const std::vector<retarget::input_spec>& in) {
+    return export_with(f, in, std::make_index_sequence<N>());
+  };
 }
 
 const std::map<std::string, exporter>& cases() {
@@ -50,7 +51,8 @@ const std::map<std::string, exporter>& cases() {
       {"neg", make<1>([](const T& a) { return -a; })},
       {"matmul", make<2>([](const T& a, const T& b) { return ops::matmul(a, b); })},
       {"linear", make<3>([](const T& x, const T& w, const T& b) { return ops::linear(x, w, b); })},
-      {"linear_3d", make<3>([](const T& x, const T& w, const T& b) { return ops::linear(x, w, b); })},
+      {"linear_3d",
+       make<3>([](const T& x, const T& w, const T& b) { return ops::linear(x, w, b); })},
       {"conv1d", make<3>([](const T& x, const T& w, const T& b) {
          return ops::conv1d(x, w, b, ops::conv_options{.stride = {2}, .padding = {1}});
        })},
@@ -58,10 +60,12 @@ const std::map<std::string, exporter>& cases() {
          return ops::conv2d(x, w, b, ops::conv_options{.stride = {2}, .padding = {1}});
        })},
       {"conv2d_groups", make<2>([](const T& x, const T& w) {
-         return ops::conv2d(x, w, std::nullopt, ops::conv_options{.padding = {2}, .dilation = {2}, .groups = 3});
+         return ops::conv2d(x, w, std::nullopt,
+                            ops::conv_options{.padding = {2}, .dilation = {2}, .groups = 3});
        })},
       {"conv_transpose2d", make<3>([](const T& x, const T& w, const T& b) {
-         return ops::conv_transpose2d(x, w, b, ops::conv_options{.stride = {2}, .padding = {1}, .output_padding = {1}});
+         return ops::conv_transpose2d(
+             x, w, b, ops::conv_options{.stride = {2}, .padding = {1}, .output_padding = {1}});
        })},
       {"relu", make<1>([](const T& x) { return ops::relu(x); })},
       {"sigmoid", make<1>([](const T& x) { return ops::sigmoid(x); })},
@@ -79,47 +83,81 @@ const std::map<std::string, exporter>& cases() {
          return ops::layer_norm(x, ints{4}, std::optional(w), std::optional(b), 1e-5);
        })},
       {"max_pool2d", make<1>([](const T& x) {
-         return ops::max_pool2d(x, ops::pool_options{.kernel_size = {3}, .stride = {2}, .padding = {1}});
+         return ops::max_pool2d(
+             x, ops::pool_options{.kernel_size = {3}, .stride = {2}, .padding = {1}});
        })},
       {"avg_pool2d", make<1>([](const T& x) {
          return ops::avg_pool2d(x, ops::pool_options{.kernel_size = {2}, .stride = {2}});
        })},
-      {"adaptive_avg_pool2d_1", make<1>([](const T& x) { return ops::adaptive_avg_pool2d(x, ints{1, 1}); })},
-      {"adaptive_avg_pool2d_2", make<1>([](const T& x) { return ops::adaptive_avg_pool2d(x, ints{2, 2}); })},
+      {"adaptive_avg_pool2d_1", make<1>([](const T& x) {
+         return ops::adaptive_avg_pool2d(x, ints{1, 1});
+       })},
+      {"adaptive_avg_pool2d_2", make<1>([](const T& x) {
+         return ops::adaptive_avg_pool2d(x, ints{2, 2});
+       })},
       {"flatten", make<1>([](const T& x) { return ops::flatten(x, std::int64_t{1}); })},
-      {"reshape", make<1>([](const T& x) { return ops::reshape(x, ints{2, -1}); })},
-      {"view", make<1>([](const T& x) { return ops::view(x, ints{6, 4}); })},
-      {"permute", make<1>([](const T& x) { return ops::permute(x, ints{2, 0, 1}); })},
-      {"transpose", make<1>([](const T& x) { return ops::transpose(x, std::int64_t{0}, std::int64_t{1}); })},
+      {"reshape", make<1>([](const T& x) {
+         return ops::reshape(x, ints{2, -1});
+       })},
+      {"view", make<1>([](const T& x) {
+         return ops::view(x, ints{6, 4});
+       })},
+      {"permute", make<1>([](const T& x) {
+         return ops::permute(x, ints{2, 0, 1});
+       })},
+      {"transpose",
+       make<1>([](const T& x) { return ops::transpose(x, std::int64_t{0}, std::int64_t{1}); })},
       {"squeeze", make<1>([](const T& x) { return ops::squeeze(x); })},
       {"squeeze_dim", make<1>([](const T& x) { return ops::squeeze(x, ints{2}); })},
       {"unsqueeze", make<1>([](const T& x) { return ops::unsqueeze(x, std::int64_t{1}); })},
-      {"cat", make<2>([](const T& a, const T& b) { return ops::cat(std::vector{a, b}, std::int64_t{0}); })},
-      {"split", make<1>([](const T& x) { return ops::split(x, ints{1, 2}, std::int64_t{1}); })},
-      {"slice", make<1>([](const T& x) { return ops::slice(x, std::int64_t{1}, std::int64_t{1}, std::int64_t{3}); })},
-      {"gather", make<2>([](const T& x, const T& i) { return ops::gather(x, std::int64_t{1}, i); })},
-      {"index_select", make<2>([](const T& x, const T& i) { return ops::index_select(x, std::int64_t{0}, i); })},
-      {"expand", make<1>([](const T& x) { return ops::expand(x, ints{3, 4}); })},
-      {"repeat", make<1>([](const T& x) { return ops::repeat(x, ints{2, 1, 2}); })},
+      {"cat", make<2>([](const T& a, const T& b) {
+         return ops::cat(std::vector{a, b}, std::int64_t{0});
+       })},
+      {"split", make<1>([](const T& x) {
+         return ops::split(x, ints{1, 2}, std::int64_t{1});
+       })},
+      {"slice", make<1>([](const T& x) {
+         return ops::slice(x, std::int64_t{1}, std::int64_t{1}, std::int64_t{3});
+       })},
+      {"gather",
+       make<2>([](const T& x, const T& i) { return ops::gather(x, std::int64_t{1}, i); })},
+      {"index_select",
+       make<2>([](const T& x, const T& i) { return ops::index_select(x, std::int64_t{0}, i); })},
+      {"expand", make<1>([](const T& x) {
+         return ops::expand(x, ints{3, 4});
+       })},
+      {"repeat", make<1>([](const T& x) {
+         return ops::repeat(x, ints{2, 1, 2});
+       })},
       {"repeat_1d", make<1>([](const T& x) { return ops::repeat(x, ints{3}); })},
-      {"pad", make<1>([](const T& x) { return ops::pad(x, ints{1, 2}, std::string("constant"), 0.5); })},
-      {"pad_reflect", make<1>([](const T& x) { return ops::pad(x, ints{1, 1, 2, 0}, std::string("reflect")); })},
+      {"pad", make<1>([](const T& x) {
+         return ops::pad(x, ints{1, 2}, std::string("constant"), 0.5);
+       })},
+      {"pad_reflect", make<1>([](const T& x) {
+         return ops::pad(x, ints{1, 1, 2, 0}, std::string("reflect"));
+       })},
       {"interpolate_nearest", make<1>([](const T& x) {
-         return ops::interpolate(x, ops::interpolate_options{.scale_factor = {2}, .mode = "nearest"});
+         return ops::interpolate(x,
+                                 ops::interpolate_options{.scale_factor = {2}, .mode = "nearest"});
        })},
       {"interpolate_bilinear", make<1>([](const T& x) {
-         return ops::interpolate(x, ops::interpolate_options{.scale_factor = {2}, .mode = "bilinear"});
+         return ops::interpolate(x,
+                                 ops::interpolate_options{.scale_factor = {2}, .mode = "bilinear"});
        })},
       {"interpolate_bicubic_size", make<1>([](const T& x) {
          return ops::interpolate(x, ops::interpolate_options{.size = {6, 7}, .mode = "bicubic"});
        })},
-      {"interpolate_scales_input",
-       make<2>([](const T& x, const T& s) { return ops::interpolate(x, s, std::string("bicubic")); })},
-      {"sum", make<1>([](const T& x) { return ops::sum(x, ops::reduce_options{.dims = {1}, .keepdim = true}); })},
+      {"interpolate_scales_input", make<2>([](const T& x, const T& s) {
+         return ops::interpolate(x, s, std::string("bicubic"));
+       })},
+      {"sum", make<1>([](const T& x) {
+         return ops::sum(x, ops::reduce_options{.dims = {1}, .keepdim = true});
+       })},
       {"mean", make<1>([](const T& x) { return ops::mean(x, ops::reduce_options{.dims = {-1}}); })},
       {"amax", make<1>([](const T& x) { return ops::amax(x, ops::reduce_options{.dims = {0}}); })},
       {"where", make<3>([](const T& c, const T& a, const T& b) { return ops::where(c, a, b); })},
-      {"clamp", make<1>([](const T& x) { return ops::clamp(x, std::optional(-0.5), std::optional(0.5)); })},
+      {"clamp",
+       make<1>([](const T& x) { return ops::clamp(x, std::optional(-0.5), std::optional(0.5)); })},
       {"cast", make<1>([](const T& x) { return ops::cast(x * 10.0, rx::dtype::i64); })},
       {"shape", make<1>([](const T& x) { return ops::shape(x); })},
   };
@@ -143,7 +181,8 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
   }
   auto result = cases().at(name)(specs);
   ASSERT_NO_THROW(result.model.check());
-  const auto work = fs::temp_directory_path() / ("retarget-op-" + name + "-" + std::to_string(::getpid()));
+  const auto work =
+      fs::temp_directory_path() / ("retarget-op-" + name + "-" + std::to_string(::getpid()));
   const auto outputs = ort::run(result.model, work, feeds);
   fs::remove_all(work);
   ASSERT_EQ(outputs.size(), static_cast<std::size_t>(result.model.graph().output_size()));
@@ -156,7 +195,8 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
       << name << ": the export has " << result.model.graph().output_size()
       << " outputs, PyTorch gave " << references;
   for (int i = 0; i < result.model.graph().output_size(); ++i) {
-    const auto reference = retarget::ir::read_tensor_file(folder / ("out" + std::to_string(i) + ".pb"));
+    const auto reference =
+        retarget::ir::read_tensor_file(folder / ("out" + std::to_string(i) + ".pb"));
     const auto& actual = outputs.at(result.model.graph().output(i).name());
     const double error = ort::max_abs_error(actual, reference);
     std::cout << name << " output " << i << ": max abs error vs PyTorch " << error << "\n";
@@ -166,7 +206,8 @@ TEST_P(OpsOnOnnxRuntime, MatchesPytorch) {
 
 std::vector<std::string> case_names() {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(cases_dir)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(cases_dir))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -1,15 +1,14 @@
 // Rewrites during export: a function rewrite for one backend applied only there, a default
 // rewrite, ctx.origin and ctx.next, a symbolic rewrite, and a report listing exactly what
 // fired; the rewritten exports still compute the same on ONNX Runtime.
-#include "support/ort.hpp"
-
-#include <retarget/retarget.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <retarget/retarget.hpp>
 #include <vector>
+
+#include "support/ort.hpp"
 
 namespace {
 
@@ -123,8 +122,9 @@ TEST(ExportRewrites, FunctionRewriteAppliesToItsBackendOnly) {
   EXPECT_EQ(op_sequence(trt.model), (std::vector<std::string>{"Unsqueeze", "Tile", "Squeeze"}));
   EXPECT_EQ(op_sequence(ort.model), std::vector<std::string>{"Tile"});
   // The repeat rewrite squeezes, and tensorrt's squeeze symbolic rewrite fires for it.
-  EXPECT_EQ(trt.model.metadata("retarget:rewrites"),
-            "function repeat: tensorrt rewrite, 1 call; symbolic squeeze: tensorrt rewrite, 1 call");
+  EXPECT_EQ(
+      trt.model.metadata("retarget:rewrites"),
+      "function repeat: tensorrt rewrite, 1 call; symbolic squeeze: tensorrt rewrite, 1 call");
   EXPECT_EQ(ort.model.metadata("retarget:rewrites"), "");
   EXPECT_NO_THROW(trt.model.check());
 
@@ -138,7 +138,8 @@ TEST(ExportRewrites, RewrittenAndPlainExportsComputeTheSame) {
   const repeat_model model;
   auto trt = retarget::export_onnx<bk::tensorrt>(model, {{"x", rx::dtype::f32, {5}}});
   auto ort = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {5}}});
-  const auto dir = std::filesystem::temp_directory_path() / ("retarget-rewrite-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("retarget-rewrite-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   rx::tensor x = rx::tensor::of<float>({1, 2, 3, 4, 5}, {5});
   {
@@ -161,7 +162,8 @@ TEST(ExportRewrites, DefaultRewriteNextAndOriginAreReportedExactly) {
   auto cv = ops_of(bk::opencv_dnn{});
   auto trt = ops_of(bk::tensorrt{});
   EXPECT_EQ(op_sequence(ort.model), (std::vector<std::string>{"Clip", "Squeeze"}));  // the default
-  EXPECT_EQ(op_sequence(cv.model), (std::vector<std::string>{"Clip", "Squeeze"}));   // next → default
+  EXPECT_EQ(op_sequence(cv.model),
+            (std::vector<std::string>{"Clip", "Squeeze"}));  // next → default
   EXPECT_EQ(op_sequence(trt.model), (std::vector<std::string>{"Relu", "Squeeze"}));  // origin
   EXPECT_EQ(ort.model.metadata("retarget:rewrites"), "function relu: default rewrite, 1 call");
   EXPECT_EQ(cv.model.metadata("retarget:rewrites"),
@@ -188,13 +190,17 @@ namespace {
 // Modules of the library in a Sequential, and size queries: static when known, a Shape
 // node when not.
 TEST(ExportModules, SequentialOfLibraryModulesExportsAndChecks) {
-  const nn::Sequential model(nn::Conv2d("conv", 3, 8, {3, 3}, {.padding = {1}}), nn::BatchNorm2d("bn", 8), nn::SiLU{},
-                             nn::MaxPool2d({.kernel_size = {2}}), nn::Dropout{}, nn::ConvTranspose2d("up", 8, 4, {2, 2}, {.stride = {2}}),
-                             nn::LeakyReLU(0.1), nn::AvgPool2d({.kernel_size = {2}}), nn::Hardswish{});
-  auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"batch", 3, 16, 16}}});
+  const nn::Sequential model(
+      nn::Conv2d("conv", 3, 8, {3, 3}, {.padding = {1}}), nn::BatchNorm2d("bn", 8), nn::SiLU{},
+      nn::MaxPool2d({.kernel_size = {2}}), nn::Dropout{},
+      nn::ConvTranspose2d("up", 8, 4, {2, 2}, {.stride = {2}}), nn::LeakyReLU(0.1),
+      nn::AvgPool2d({.kernel_size = {2}}), nn::Hardswish{});
+  auto result =
+      retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"batch", 3, 16, 16}}});
   EXPECT_NO_THROW(result.model.check());
-  EXPECT_EQ(op_sequence(result.model), (std::vector<std::string>{"Conv", "BatchNormalization", "Sigmoid", "Mul", "MaxPool",
-                                                                  "ConvTranspose", "LeakyRelu", "AveragePool", "HardSwish"}));
+  EXPECT_EQ(op_sequence(result.model),
+            (std::vector<std::string>{"Conv", "BatchNormalization", "Sigmoid", "Mul", "MaxPool",
+                                      "ConvTranspose", "LeakyRelu", "AveragePool", "HardSwish"}));
   const auto& out = result.model.graph().output(0).type().tensor_type().shape();
   EXPECT_EQ(out.dim(0).dim_param(), "batch");
   EXPECT_EQ(out.dim(1).dim_value(), 4);
@@ -213,19 +219,24 @@ TEST(ExportModules, SizeIsStaticWhenKnownAndAShapeNodeWhenNot) {
   auto result = retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {"n", 3}}});
   EXPECT_NO_THROW(result.model.check());
   EXPECT_EQ(op_sequence(result.model), (std::vector<std::string>{"Shape", "Gather"}));
-  EXPECT_EQ(result.model.graph().output(0).type().tensor_type().elem_type(), onnx::TensorProto::INT64);
+  EXPECT_EQ(result.model.graph().output(0).type().tensor_type().elem_type(),
+            onnx::TensorProto::INT64);
 }
 
 TEST(ExportModules, BadInputsAreRefused) {
   const auto model = [](const T& a, const T& b) { return a + b; };
-  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"x", rx::dtype::f32, {2}}}),
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(
+                   model, {{"x", rx::dtype::f32, {2}}, {"x", rx::dtype::f32, {2}}}),
                retarget::error);
-  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}}),
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(
+                   model, {{"", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}}),
                retarget::error);
-  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {3}}}),
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(
+                   model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {3}}}),
                retarget::error);  // shapes that do not broadcast
-  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}},
-                                                      retarget::no_config{}, {.opset = 6}),
+  EXPECT_THROW(retarget::export_onnx<bk::onnxruntime>(
+                   model, {{"x", rx::dtype::f32, {2}}, {"y", rx::dtype::f32, {2}}},
+                   retarget::no_config{}, {.opset = 6}),
                retarget::error);
 }
 

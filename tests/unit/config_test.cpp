@@ -71,15 +71,16 @@ TEST_F(Configs, BasesMergeDeeplyAndTheChildWins) {
     "backend_config": {"file_name": "srcnn"}})");
 
   const auto cfg = rc::load_deploy_config(dir_ / "model.json");
-  EXPECT_EQ(*cfg.onnx.opset_version, 13);              // the child wins
-  EXPECT_EQ(*cfg.onnx.save_file, "a.onnx");            // a base's value stays
+  EXPECT_EQ(*cfg.onnx.opset_version, 13);                                 // the child wins
+  EXPECT_EQ(*cfg.onnx.save_file, "a.onnx");                               // a base's value stays
   EXPECT_EQ(*cfg.onnx.output_names, std::vector<std::string>{"output"});  // the default
   // dynamic_axes merged key by key across two files:
   const auto& axes = cfg.onnx.dynamic_axes->at("input");
   EXPECT_EQ(axes, (std::map<std::int64_t, std::string>{{0, "batch"}, {2, "height"}, {3, "width"}}));
   EXPECT_EQ(*cfg.codebase.task, "SuperResolution");
   EXPECT_EQ(cfg.backend, "onnxruntime");
-  EXPECT_EQ(cfg.backend_param<retarget::backends::onnxruntime_manager>().file_name.resolved(), "srcnn.onnx");
+  EXPECT_EQ(cfg.backend_param<retarget::backends::onnxruntime_manager>().file_name.resolved(),
+            "srcnn.onnx");
   ASSERT_EQ(cfg.document.files().size(), 4u);  // bases first, the file itself last
   EXPECT_EQ(cfg.document.files().front().filename(), "onnx.json");
   EXPECT_EQ(cfg.document.file().filename(), "model.json");
@@ -107,7 +108,8 @@ TEST_F(Configs, ACycleOfBasesIsAnError) {
 TEST_F(Configs, AMissingBaseNamesTheFileThatAskedForIt) {
   write("a.json", R"({"_base_": ["_base_/here.json", "_base_/gone.json"]})");
   write("_base_/here.json", R"({})");
-  EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json: _base_[1]: DIR/_base_/gone.json does not exist");
+  EXPECT_EQ(error_of("a.json"),
+            "retarget: DIR/a.json: _base_[1]: DIR/_base_/gone.json does not exist");
   EXPECT_EQ(error_of("nowhere.json"), "retarget: config file DIR/nowhere.json does not exist");
 }
 
@@ -143,7 +145,8 @@ TEST_F(Configs, WrongTypesNameTheExpectedType) {
   try {
     rc::load_deploy_config(dir_ / "b.json").backend_param<retarget::backends::tensorrt_manager>();
     FAIL() << "no error";
-  } catch (const retarget::options::json_error& e) {  // the bad value is in the base: the base is named
+  } catch (
+      const retarget::options::json_error& e) {  // the bad value is in the base: the base is named
     EXPECT_EQ(std::string(e.what()),
               "retarget: " + (dir_ / "_base_/trt.json").string() +
                   ": backend_config.model_inputs[0].input_shapes.input.min_shape[2] must be an "
@@ -165,13 +168,15 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
   write("b.json", R"({"onnx_config": {"type": "torchscript"}, "backend_config": {"type": "x"}})");
   EXPECT_EQ(error_of("b.json"),
             "retarget: DIR/b.json: onnx_config.type must be \"onnx\", not \"torchscript\"");
-  write("c.json", R"({"onnx_config": {"input_shape": [1, 3, 32]}, "backend_config": {"type": "x"}})");
+  write("c.json",
+        R"({"onnx_config": {"input_shape": [1, 3, 32]}, "backend_config": {"type": "x"}})");
   EXPECT_EQ(error_of("c.json"),
             "retarget: DIR/c.json: onnx_config.input_shape must be [width, height], not 3 numbers");
   write("d.json", R"({"onnx_config": {}})");
   EXPECT_EQ(error_of("d.json"), "retarget: DIR/d.json: backend_config is missing");
   write("e.json", R"({"backend_config": {"file_name": "x"}})");
-  EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json: backend_config has no type (the backend's name)");
+  EXPECT_EQ(error_of("e.json"),
+            "retarget: DIR/e.json: backend_config has no type (the backend's name)");
   write("f.json", R"({"backend_config": {"type": "onnxruntime"}})");
   try {
     rc::load_deploy_config(dir_ / "f.json").backend_param<retarget::backends::tensorrt_manager>();
@@ -181,32 +186,38 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
                                          ": backend_config.type is 'onnxruntime', not 'tensorrt'");
   }
   write("g.json", R"({"backend_config": {"type": 7}})");
-  EXPECT_EQ(error_of("g.json"), "retarget: DIR/g.json: backend_config.type must be a string, not an integer");
+  EXPECT_EQ(error_of("g.json"),
+            "retarget: DIR/g.json: backend_config.type must be a string, not an integer");
   write("h.json", R"({"backend_config": ["onnxruntime"]})");
-  EXPECT_EQ(error_of("h.json"), "retarget: DIR/h.json: backend_config must be an object, not an array");
+  EXPECT_EQ(error_of("h.json"),
+            "retarget: DIR/h.json: backend_config must be an object, not an array");
 }
 
 TEST_F(Configs, ADynamicAxisOutsideTheInputIsAnError) {
   write("a.json", R"({"onnx_config": {"dynamic_axes": {"input": {"4": "width"}}},
     "backend_config": {"type": "onnxruntime"}})");
-  EXPECT_EQ(spec_error_of("a.json"),
-            "retarget: DIR/a.json: onnx_config.dynamic_axes.input.4 is not an axis of input 'input', "
-            "which has rank 4");
+  EXPECT_EQ(
+      spec_error_of("a.json"),
+      "retarget: DIR/a.json: onnx_config.dynamic_axes.input.4 is not an axis of input 'input', "
+      "which has rank 4");
 }
 
 TEST_F(Configs, MalformedJsonGivesLineAndColumn) {
-  write("a.json", "{\n  \"onnx_config\": {\n    \"opset_version\": 11,\n    \"save_file\" \"x\"\n  }\n}\n");
+  write("a.json",
+        "{\n  \"onnx_config\": {\n    \"opset_version\": 11,\n    \"save_file\" \"x\"\n  }\n}\n");
   EXPECT_EQ(error_of("a.json"), "retarget: DIR/a.json:4:17: invalid JSON (syntax error)");
   write("b.json", "{\"backend_config\": {\"type\": \"onnxruntime\"}} extra");
   EXPECT_EQ(error_of("b.json"), "retarget: DIR/b.json:1:45: invalid JSON (extra data)");
   write("c.json", "[1, 2]");
-  EXPECT_EQ(error_of("c.json"), "retarget: DIR/c.json: a config must be a JSON object, not an array");
+  EXPECT_EQ(error_of("c.json"),
+            "retarget: DIR/c.json: a config must be a JSON object, not an array");
   write("d.json", "");
   EXPECT_EQ(error_of("d.json"), "retarget: DIR/d.json:1:1: invalid JSON (incomplete JSON)");
   write("e.json", "{\"onnx_config\": {\"opset_version\": 11,\n");  // cut short
   EXPECT_EQ(error_of("e.json"), "retarget: DIR/e.json:2:1: invalid JSON (incomplete JSON)");
   fs::create_directories(dir_ / "folder.json");
-  EXPECT_EQ(error_of("folder.json"), "retarget: config file DIR/folder.json is a folder, not a file");
+  EXPECT_EQ(error_of("folder.json"),
+            "retarget: config file DIR/folder.json is a folder, not a file");
 }
 
 TEST_F(Configs, TheOnnxConfigShapesTheExport) {
@@ -219,12 +230,13 @@ TEST_F(Configs, TheOnnxConfigShapesTheExport) {
   EXPECT_EQ(spec.shape, (std::vector<retarget::ir::dim>{"batch", 3, 30, 40}));
   EXPECT_EQ(rc::export_options_for(cfg).output_names, std::vector<std::string>{"sr"});
   EXPECT_EQ(rc::export_options_for(cfg).opset, 11);
-  EXPECT_EQ(spec_error_of("a.json", 2),
-            "retarget: DIR/a.json: onnx_config.input_names lists 1 name, but the model has 2 inputs");
+  EXPECT_EQ(
+      spec_error_of("a.json", 2),
+      "retarget: DIR/a.json: onnx_config.input_names lists 1 name, but the model has 2 inputs");
   write("b.json", R"({"onnx_config": {"dynamic_axes": {"inptu": {"0": "batch"}}},
     "backend_config": {"type": "onnxruntime"}})");
   EXPECT_NE(spec_error_of("b.json").find("onnx_config.dynamic_axes.inptu names neither an input "
-                                          "nor an output (closest: input, output)"),
+                                         "nor an output (closest: input, output)"),
             std::string::npos)
       << spec_error_of("b.json");
 }

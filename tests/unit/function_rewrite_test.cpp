@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <retarget/core.hpp>
-
-#include "support/engine_tags.hpp"
 #include <string>
 
+#include "support/engine_tags.hpp"
 #include "support/toy.hpp"
 
 namespace bk = engines;

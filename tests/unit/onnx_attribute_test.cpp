@@ -1,7 +1,7 @@
 // Attribute literals: every kind, its plural form, empty lists.
-#include <retarget/ir.hpp>
-
 #include <gtest/gtest.h>
+
+#include <retarget/ir.hpp>
 
 namespace {
 
@@ -44,7 +44,8 @@ TEST(OnnxAttribute, SingularKinds) {
 TEST(OnnxAttribute, ListsGiveThePluralKind) {
   const auto ints = written("axes"_i = {0, 1});
   EXPECT_EQ(ints.type(), onnx::AttributeProto::INTS);
-  EXPECT_EQ(std::vector<std::int64_t>(ints.ints().begin(), ints.ints().end()), (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(std::vector<std::int64_t>(ints.ints().begin(), ints.ints().end()),
+            (std::vector<std::int64_t>{0, 1}));
 
   const auto floats = written("scales"_f = {1.0, 2.5});
   EXPECT_EQ(floats.type(), onnx::AttributeProto::FLOATS);
@@ -55,7 +56,8 @@ TEST(OnnxAttribute, ListsGiveThePluralKind) {
   EXPECT_EQ(strings.type(), onnx::AttributeProto::STRINGS);
   EXPECT_EQ(strings.strings(2), "c");
 
-  const auto tensors = written("values"_t = std::vector<rx::tensor>{rx::tensor::scalar(1.0f), rx::tensor::scalar(2.0f)});
+  const auto tensors = written(
+      "values"_t = std::vector<rx::tensor>{rx::tensor::scalar(1.0f), rx::tensor::scalar(2.0f)});
   EXPECT_EQ(tensors.type(), onnx::AttributeProto::TENSORS);
   EXPECT_EQ(tensors.tensors_size(), 2);
 
@@ -81,7 +83,8 @@ static_assert(decltype("mode"_s = "x")::name == "mode");
 
 TEST(OnnxTensor, RawBuffersMustMatchTheirDims) {
   const std::vector<float> data{1, 2, 3};
-  EXPECT_THROW(rx::tensor::from_raw(rx::dtype::f32, {2, 2}, std::as_bytes(std::span(data))), retarget::error);
+  EXPECT_THROW(rx::tensor::from_raw(rx::dtype::f32, {2, 2}, std::as_bytes(std::span(data))),
+               retarget::error);
   const auto t = rx::tensor::from_raw(rx::dtype::f32, {3}, std::as_bytes(std::span(data)));
   EXPECT_EQ(t.type(), rx::dtype::f32);
   EXPECT_EQ(t.dims(), rx::dims_t{3});

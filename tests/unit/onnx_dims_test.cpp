@@ -1,11 +1,10 @@
 // How dims are printed, and which domains are standard.
-#include <retarget/ir/dims.hpp>
-#include <retarget/ir/domain.hpp>
-#include <retarget/ir/value.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/domain.hpp>
+#include <retarget/ir/value.hpp>
 #include <vector>
 
 namespace {
@@ -13,7 +12,8 @@ namespace {
 namespace rx = retarget::ir;
 
 static_assert(rx::is_standard_domain("") && rx::is_standard_domain("ai.onnx"));
-static_assert(rx::is_standard_domain("ai.onnx.ml") && rx::is_standard_domain("ai.onnx.preview.training"));
+static_assert(rx::is_standard_domain("ai.onnx.ml") &&
+              rx::is_standard_domain("ai.onnx.preview.training"));
 static_assert(!rx::is_standard_domain("mmdeploy") && !rx::is_standard_domain("ai.onnx.contrib") &&
               !rx::is_standard_domain("com.microsoft"));
 

@@ -1,15 +1,13 @@
 // Tensor files and the atomic file writer under them.
-#include <retarget/ir/atomic_file.hpp>
-#include <retarget/ir/tensor_file.hpp>
-#include <retarget/ir/tensor_stats.hpp>
-
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/tensor_file.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <string>
 #include <vector>
 
@@ -36,7 +34,8 @@ class OnnxFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("retarget-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+           ("retarget-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
             std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
@@ -65,7 +64,8 @@ TEST_F(OnnxFiles, AtomicFileAppearsOnlyWhenCommitted) {
 
 TEST_F(OnnxFiles, AtomicFileNamesTheTargetWhenItCannotWrite) {
   EXPECT_EQ(error_of([&] { rx::atomic_file f(dir_ / "missing" / "x"); }),
-            "retarget: cannot write " + (dir_ / "missing" / "x").string() + ": No such file or directory");
+            "retarget: cannot write " + (dir_ / "missing" / "x").string() +
+                ": No such file or directory");
 }
 
 TEST_F(OnnxFiles, TensorFileRoundTrips) {
@@ -85,7 +85,8 @@ TEST_F(OnnxFiles, TensorFileErrorsNameTheFile) {
   const auto missing = dir_ / "missing.pb";
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(missing); }),
             "retarget: cannot open " + missing.string() + ": No such file or directory");
-  EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_); }), "retarget: cannot open " + dir_.string() + ": Is a directory");
+  EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_); }),
+            "retarget: cannot open " + dir_.string() + ": Is a directory");
   std::ofstream(dir_ / "empty.pb").flush();
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_ / "empty.pb"); }),
             "retarget: " + (dir_ / "empty.pb").string() + " is empty");

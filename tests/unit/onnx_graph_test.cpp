@@ -1,9 +1,8 @@
 // The graph builder: nodes, multiple outputs, custom domains and opset imports, subgraphs,
 // shape inference as the graph grows, and the errors of the runtime-name path.
-#include <retarget/ir.hpp>
-
 #include <gtest/gtest.h>
 
+#include <retarget/ir.hpp>
 #include <string>
 
 namespace {
@@ -28,8 +27,8 @@ TEST(OnnxGraph, SeedResizeExampleBuildsAndChecks) {
   auto x = g.input("x", dtype::f32, {1, 3, 8, 8});
   auto scales = g.constant(rx::tensor::of<float>({1, 1, 4, 4}, {4}));
   auto y = g.op("Resize", x, g.constant(rx::empty_f32), scales,
-                "coordinate_transformation_mode"_s = "pytorch_half_pixel", "cubic_coeff_a"_f = -0.75f,
-                "mode"_s = "cubic", "nearest_mode"_s = "floor");
+                "coordinate_transformation_mode"_s = "pytorch_half_pixel",
+                "cubic_coeff_a"_f = -0.75f, "mode"_s = "cubic", "nearest_mode"_s = "floor");
   EXPECT_EQ(y.dtype(), dtype::f32);
   EXPECT_EQ(y.static_shape(), (std::vector<std::int64_t>{1, 3, 32, 32}));
   g.output(y, "y");
@@ -45,7 +44,8 @@ TEST(OnnxGraph, SeedResizeExampleBuildsAndChecks) {
 TEST(OnnxGraph, ShapesAreInferredAsTheGraphGrows) {
   rx::graph g;
   auto x = g.input("x", dtype::f32, {"batch", 3, 32, 32});
-  auto w = g.initializer("w", rx::tensor::of(std::vector<float>(16 * 3 * 3 * 3, 0.5f), {16, 3, 3, 3}));
+  auto w =
+      g.initializer("w", rx::tensor::of(std::vector<float>(16 * 3 * 3 * 3, 0.5f), {16, 3, 3, 3}));
   auto y = g.op("Conv", x, w, "pads"_i = {1, 1, 1, 1}, "strides"_i = {2, 2});
   EXPECT_EQ(y.rank(), 4u);
   EXPECT_EQ(y.shape(), (std::vector<rx::dim>{"batch", 16, 16, 16}));
@@ -62,7 +62,9 @@ TEST(OnnxGraph, ShapesAreInferredAsTheGraphGrows) {
   auto shape = g.op("Shape", x);
   auto batch = g.op("Gather", shape, g.constant(rx::tensor::scalar<std::int64_t>(0)), "axis"_i = 0);
   auto batch1 = g.op("Unsqueeze", batch, g.constant(rx::tensor::vector<std::int64_t>({0})));
-  auto target = g.op("Concat", std::vector{batch1, g.constant(rx::tensor::vector<std::int64_t>({-1}))}, "axis"_i = 0);
+  auto target =
+      g.op("Concat", std::vector{batch1, g.constant(rx::tensor::vector<std::int64_t>({-1}))},
+           "axis"_i = 0);
   auto again = g.op("Reshape", r, target);
   EXPECT_EQ(again.rank(), 2u);
   EXPECT_EQ(again.shape()[0], rx::dim("batch"));
@@ -71,10 +73,12 @@ TEST(OnnxGraph, ShapesAreInferredAsTheGraphGrows) {
 TEST(OnnxGraph, SeveralOutputs) {
   rx::graph g;
   auto x = g.input("x", dtype::f32, {2, 10});
-  auto [values, indices] = g.op<2>("TopK", x, g.constant(rx::tensor::vector<std::int64_t>({3})), "axis"_i = 1);
+  auto [values, indices] =
+      g.op<2>("TopK", x, g.constant(rx::tensor::vector<std::int64_t>({3})), "axis"_i = 1);
   EXPECT_EQ(values.static_shape(), (std::vector<std::int64_t>{2, 3}));
   EXPECT_EQ(indices.dtype(), dtype::i64);
-  auto parts = g.op<3>("Split", x, g.constant(rx::tensor::vector<std::int64_t>({2, 3, 5})), "axis"_i = 1);
+  auto parts =
+      g.op<3>("Split", x, g.constant(rx::tensor::vector<std::int64_t>({2, 3, 5})), "axis"_i = 1);
   EXPECT_EQ(parts[2].static_shape(), (std::vector<std::int64_t>{2, 5}));
   EXPECT_NE(parts[0].name(), parts[1].name());
 }
@@ -86,8 +90,13 @@ void infer_axpb(onnx::InferenceContext& ctx) {
 }
 inline constexpr rx::attribute_schema axpb_attributes[] = {{"alpha", rx::attr_type::float_, true}};
 inline constexpr rx::op_schema test_ops[] = {
-    {.domain = "test.retarget", .name = "AXPB", .since_version = 2, .min_inputs = 2, .max_inputs = 2,
-     .attributes = axpb_attributes, .infer = &infer_axpb},
+    {.domain = "test.retarget",
+     .name = "AXPB",
+     .since_version = 2,
+     .min_inputs = 2,
+     .max_inputs = 2,
+     .attributes = axpb_attributes,
+     .infer = &infer_axpb},
 };
 using test_graph = rx::basic_graph<rx::schemas<test_ops>>;
 
@@ -99,7 +108,9 @@ TEST(OnnxGraph, CustomDomainOpsAreCheckedInferredAndImported) {
   EXPECT_EQ(y.shape(), (std::vector<rx::dim>{4, "n"}));
   EXPECT_EQ(g.domain_version("test.retarget"), 2);
 
-  EXPECT_NE(error_of([&] { g.op(retarget::runtime_op("test.retarget::AXPB"), a, b); }).find("missing required attribute 'alpha'"),
+  EXPECT_NE(error_of([&] {
+              g.op(retarget::runtime_op("test.retarget::AXPB"), a, b);
+            }).find("missing required attribute 'alpha'"),
             std::string::npos);
 
   g.output(y);
@@ -137,7 +148,8 @@ TEST(OnnxGraph, SubgraphAttributesSeeOuterValues) {
 TEST(OnnxGraph, OpsDefinedByFunctionsAreInferredThroughTheirBodies) {
   rx::graph g(13);
   auto x = g.input("x", dtype::f32, {2, 3, 4, 4});
-  EXPECT_EQ(g.op("MeanVarianceNormalization", x).static_shape(), (std::vector<std::int64_t>{2, 3, 4, 4}));
+  EXPECT_EQ(g.op("MeanVarianceNormalization", x).static_shape(),
+            (std::vector<std::int64_t>{2, 3, 4, 4}));
   EXPECT_EQ(g.op("GreaterOrEqual", x, x).dtype(), dtype::boolean);
 }
 
@@ -167,7 +179,8 @@ TEST(OnnxGraph, RuntimeNamesAreCheckedAtEmission) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resise"), x); }),
             "retarget: Resise (opset 17): unknown op (closest: Resize, Less, Reshape)");
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resize"), x, "mdoe"_s = "cubic"); }),
-            "retarget: Resize (opset 17): unknown attribute 'mdoe' (closest: mode, nearest_mode, cubic_coeff_a)");
+            "retarget: Resize (opset 17): unknown attribute 'mdoe' (closest: mode, nearest_mode, "
+            "cubic_coeff_a)");
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Resize"), x, "mode"_f = 1); }),
             "retarget: Resize (opset 17): attribute 'mode' is FLOAT, the schema wants STRING");
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Cast"), x); }),
@@ -195,18 +208,23 @@ TEST(OnnxGraph, ShapeInferenceFailuresAreErrors) {
   rx::graph g;
   auto a = g.input("a", dtype::f32, {2, 3});
   auto b = g.input("b", dtype::f32, {4, 5});
-  EXPECT_NE(error_of([&] { g.op("MatMul", a, b); }).find("MatMul (opset 17): shape inference failed"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { g.op("MatMul", a, b); }).find("MatMul (opset 17): shape inference failed"),
+      std::string::npos);
 }
 
 TEST(OnnxGraph, ValuesNamesAndOpsetAreChecked) {
   rx::graph g, other;
   auto x = g.input("x", dtype::f32, {1});
   auto foreign = other.input("y", dtype::f32, {1});
-  EXPECT_EQ(error_of([&] { g.op("Add", x, foreign); }), "retarget: Add input 'y' is a value of another graph");
-  EXPECT_EQ(error_of([&] { g.input("x", dtype::f32, {1}); }), "retarget: duplicate value name 'x' for a graph input");
-  EXPECT_EQ(error_of([] { rx::graph bad(18); }), "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
-  EXPECT_EQ(error_of([] { rx::graph bad(0); }), "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
+  EXPECT_EQ(error_of([&] { g.op("Add", x, foreign); }),
+            "retarget: Add input 'y' is a value of another graph");
+  EXPECT_EQ(error_of([&] { g.input("x", dtype::f32, {1}); }),
+            "retarget: duplicate value name 'x' for a graph input");
+  EXPECT_EQ(error_of([] { rx::graph bad(18); }),
+            "retarget: opset 18 is out of range: retarget emits opsets 1 to 17");
+  EXPECT_EQ(error_of([] { rx::graph bad(0); }),
+            "retarget: opset 0 is out of range: retarget emits opsets 1 to 17");
 }
 
 TEST(OnnxGraph, RuntimeNodeSpecsKeepTheirNames) {
@@ -243,7 +261,8 @@ TEST(OnnxModel, RecordsProducerMetadataAndIrVersion) {
   rx::graph g(11);
   auto x = g.input("x", dtype::f32, {1});
   g.output(g.op("Relu", x), "y");
-  auto m = rx::make_model(std::move(g), {.metadata = {{"backend", "tensorrt"}, {"rewrites", "repeat"}}});
+  auto m =
+      rx::make_model(std::move(g), {.metadata = {{"backend", "tensorrt"}, {"rewrites", "repeat"}}});
   EXPECT_EQ(m.proto().producer_name(), "retarget");
   EXPECT_EQ(m.proto().ir_version(), 6);
   EXPECT_EQ(m.metadata("backend"), "tensorrt");

@@ -1,15 +1,13 @@
 // Model files: atomic saves, external data, loading back, byte-identical output.
-#include <retarget/ir.hpp>
-
 #include <gtest/gtest.h>
-
-#include "support/file_size_limit.hpp"
-
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <retarget/ir.hpp>
 #include <string>
+
+#include "support/file_size_limit.hpp"
 
 namespace {
 
@@ -27,7 +25,8 @@ class OnnxModelFile : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("retarget-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+           ("retarget-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
             std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
@@ -41,7 +40,9 @@ class OnnxModelFile : public ::testing::Test {
     std::vector<float> weights(static_cast<std::size_t>(channels) * 27);
     for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i) * 0.5f;
     auto w = g.initializer("w", rx::tensor::of(weights, {channels, 3, 3, 3}));
-    auto b = g.initializer("b", rx::tensor::of(std::vector<float>(static_cast<std::size_t>(channels), 1.0f), {channels}));
+    auto b = g.initializer(
+        "b",
+        rx::tensor::of(std::vector<float>(static_cast<std::size_t>(channels), 1.0f), {channels}));
     g.output(g.op("Conv", x, w, b, "pads"_i = {1, 1, 1, 1}), "y");
     return rx::make_model(std::move(g), {.metadata = {{"backend", "onnxruntime"}}});
   }
@@ -82,10 +83,12 @@ TEST_F(OnnxModelFile, LargeTensorsGoToExternalDataAndComeBack) {
 TEST_F(OnnxModelFile, OutputIsByteIdentical) {
   auto a = conv_model(8);
   auto b = conv_model(8);
-  rx::save(a, dir_ / "a.onnx", {.external_data_threshold = 64, .external_data_file = "weights.bin"});
+  rx::save(a, dir_ / "a.onnx",
+           {.external_data_threshold = 64, .external_data_file = "weights.bin"});
   const auto first = read_all(dir_ / "a.onnx");
   const auto first_data = read_all(dir_ / "weights.bin");
-  rx::save(b, dir_ / "a.onnx", {.external_data_threshold = 64, .external_data_file = "weights.bin"});
+  rx::save(b, dir_ / "a.onnx",
+           {.external_data_threshold = 64, .external_data_file = "weights.bin"});
   EXPECT_EQ(read_all(dir_ / "a.onnx"), first);
   EXPECT_EQ(read_all(dir_ / "weights.bin"), first_data);
 }
@@ -153,7 +156,8 @@ TEST_F(OnnxModelFile, ExternalDataOutsideTheFolderIsRefused) {
     rx::load(dir_ / "evil.onnx");
     FAIL() << "no error";
   } catch (const retarget::error& err) {
-    EXPECT_NE(std::string(err.what()).find("outside the model's folder; refused"), std::string::npos);
+    EXPECT_NE(std::string(err.what()).find("outside the model's folder; refused"),
+              std::string::npos);
   }
 }
 

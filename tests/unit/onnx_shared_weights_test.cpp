@@ -1,20 +1,18 @@
 // Initializers that share their bytes with a tensor held elsewhere (a module's parameter):
 // the model refers to them until its proto is needed whole, and save() writes them straight
 // from the tensor, with the same bytes as a model holding copies.
-#include <retarget/retarget.hpp>
-
 #include <gtest/gtest.h>
-
-#include "support/file_size_limit.hpp"
-
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <retarget/retarget.hpp>
 #include <string>
 #include <vector>
+
+#include "support/file_size_limit.hpp"
 
 namespace {
 
@@ -37,7 +35,8 @@ class OnnxSharedWeights : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("retarget-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+           ("retarget-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
             std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
@@ -86,14 +85,16 @@ TEST_F(OnnxSharedWeights, SavedInlineAsACopyWouldBe) {
   // Saving copied nothing into the model.
   EXPECT_EQ(shared.shared_initializers().size(), 2u);
   EXPECT_TRUE(shared.proto_without_shared_bytes().graph().initializer(0).raw_data().empty());
-  EXPECT_EQ(rx::load(dir_ / "shared.onnx").proto().SerializeAsString(), whole.proto().SerializeAsString());
+  EXPECT_EQ(rx::load(dir_ / "shared.onnx").proto().SerializeAsString(),
+            whole.proto().SerializeAsString());
 }
 
 TEST_F(OnnxSharedWeights, SavedToExternalDataAsACopyWouldBe) {
   auto shared = conv_model();
   auto whole_source = conv_model();
   rx::model whole(whole_source.proto());
-  const rx::save_options external{.external_data_threshold = 1024, .external_data_file = "weights.bin"};
+  const rx::save_options external{.external_data_threshold = 1024,
+                                  .external_data_file = "weights.bin"};
   rx::save(shared, dir_ / "a.onnx", external);
   const auto model_bytes = read_all(dir_ / "a.onnx"), data_bytes = read_all(dir_ / "weights.bin");
   rx::save(whole, dir_ / "a.onnx", external);
@@ -129,7 +130,8 @@ TEST_F(OnnxSharedWeights, AFailedSaveLeavesNoFileAndTheModelAsItWas) {
 TEST_F(OnnxSharedWeights, ShapeInferenceSeesSharedValues) {
   rx::graph g;
   auto x = g.input("x", rx::dtype::f32, {2, 3, 4});
-  auto shape = g.initializer("shape", std::make_shared<const rx::tensor>(rx::tensor::vector<std::int64_t>({6, 4})));
+  auto shape = g.initializer(
+      "shape", std::make_shared<const rx::tensor>(rx::tensor::vector<std::int64_t>({6, 4})));
   const auto y = g.op("Reshape", x, shape);
   ASSERT_TRUE(y.static_shape());
   EXPECT_EQ(*y.static_shape(), (rx::dims_t{6, 4}));
@@ -155,7 +157,8 @@ TEST_F(OnnxSharedWeights, AnExportedModelKeepsTheWeightsItWasGiven) {
   nn::Linear fc("fc", 4, 2, false);
   const std::vector<float> first(8, 1.0f), second(8, 2.0f);
   fc.weight.assign(std::span<const float>(first));
-  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(fc, {{"x", rx::dtype::f32, {1, 4}}});
+  auto result =
+      retarget::export_onnx<retarget::backends::onnxruntime>(fc, {{"x", rx::dtype::f32, {1, 4}}});
   fc.weight.assign(std::span<const float>(second));
   ASSERT_EQ(result.model.shared_initializers().size(), 1u);
   const auto& raw = result.model.graph().initializer(0).raw_data();

@@ -14,7 +14,8 @@ namespace {
 
 namespace rx = retarget::ir;
 
-rx::tensor raw_tensor(rx::dtype type, std::vector<std::int64_t> dims, const void* data, std::size_t bytes) {
+rx::tensor raw_tensor(rx::dtype type, std::vector<std::int64_t> dims, const void* data,
+                      std::size_t bytes) {
   onnx::TensorProto p;
   p.set_name("t");
   p.set_data_type(static_cast<int>(type));
@@ -53,15 +54,20 @@ TEST(TensorStats, HalfPrecisionFromRawBytesAndFromInt32Data) {
 
 TEST(TensorStats, BFloat16AndTheSmallerAndUnsignedIntegers) {
   const std::uint16_t bf[] = {0x3F80, 0xC040};
-  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::bf16, {2}, bf, sizeof bf)), (std::vector<double>{1.0, -3.0}));
+  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::bf16, {2}, bf, sizeof bf)),
+            (std::vector<double>{1.0, -3.0}));
   const std::int16_t i16[] = {-300, 7};
-  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::i16, {2}, i16, sizeof i16)), (std::vector<double>{-300, 7}));
+  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::i16, {2}, i16, sizeof i16)),
+            (std::vector<double>{-300, 7}));
   const std::uint16_t u16[] = {65535};
-  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u16, {1}, u16, sizeof u16)), (std::vector<double>{65535}));
+  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u16, {1}, u16, sizeof u16)),
+            (std::vector<double>{65535}));
   const std::uint32_t u32[] = {4000000000u};
-  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u32, {}, u32, sizeof u32)), (std::vector<double>{4e9}));
+  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u32, {}, u32, sizeof u32)),
+            (std::vector<double>{4e9}));
   const std::uint64_t u64[] = {1, 2};
-  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u64, {1, 2}, u64, sizeof u64)), (std::vector<double>{1, 2}));
+  EXPECT_EQ(rx::values_as_double(raw_tensor(rx::dtype::u64, {1, 2}, u64, sizeof u64)),
+            (std::vector<double>{1, 2}));
 }
 
 TEST(TensorStats, DataItCannotSeeIsAnErrorNotAnEmptyTensor) {
@@ -73,7 +79,8 @@ TEST(TensorStats, DataItCannotSeeIsAnErrorNotAnEmptyTensor) {
   auto* location = p.add_external_data();
   location->set_key("location");
   location->set_value("w.bin");
-  EXPECT_EQ(error_of(rx::tensor(p)), "retarget: tensor 'w' has its data in an external file, not in memory");
+  EXPECT_EQ(error_of(rx::tensor(p)),
+            "retarget: tensor 'w' has its data in an external file, not in memory");
   // Two such tensors used to compare equal (both read as empty).
   EXPECT_THROW(rx::max_abs_difference(rx::tensor(p), rx::tensor(p)), retarget::error);
 

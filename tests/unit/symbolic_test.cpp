@@ -5,7 +5,6 @@
 #include <retarget/core.hpp>
 
 #include "support/engine_tags.hpp"
-
 #include "support/toy.hpp"
 
 namespace bk = engines;

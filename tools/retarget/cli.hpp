@@ -8,9 +8,9 @@
 #include <ostream>
 #include <retarget/backend.hpp>
 #include <retarget/backends.hpp>
-#include <retarget/options.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/options.hpp>
 #include <span>
 #include <string>
 #include <string_view>

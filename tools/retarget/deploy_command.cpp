@@ -46,8 +46,7 @@ void visit_zoo(std::string_view name, F&& f) {
   });
   if (!found)
     throw usage_error("retarget: deploy: the zoo has no model '" + std::string(name) +
-                      "' (closest: " +
-                      retarget::join_names(retarget::closest_names(name, names)) +
+                      "' (closest: " + retarget::join_names(retarget::closest_names(name, names)) +
                       ")");
 }
 
@@ -55,7 +54,8 @@ void visit_zoo(std::string_view name, F&& f) {
 // dir does not exist yet, else file by file.
 std::vector<std::string> move_into(const fs::path& staging, const fs::path& work_dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(staging)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(staging))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   if (!fs::exists(work_dir)) {
     fs::rename(staging, work_dir);
@@ -117,21 +117,26 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
         const auto dims = t.dims();
         specs[i] = retarget::config::input_spec_for(cfg, i, count, t.type(), dims);
         if (const auto& wh = *cfg.onnx.input_shape;
-            wh && dims.size() >= 2 && ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
-          cfg.document.fail("onnx_config.input_shape",
-                            "is " + retarget::ir::format_dims(*wh) + ", but " + std::string(E::name) + "'s test input '" + name +
-                                "' is " + retarget::ir::format_dims(dims) + ": its reference is for that size");
+            wh && dims.size() >= 2 &&
+            ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
+          cfg.document.fail("onnx_config.input_shape", "is " + retarget::ir::format_dims(*wh) +
+                                                           ", but " + std::string(E::name) +
+                                                           "'s test input '" + name + "' is " +
+                                                           retarget::ir::format_dims(dims) +
+                                                           ": its reference is for that size");
         feeds.emplace(specs[i].name, std::move(t));
         ++i;
       }
 
-      const fs::path parent = work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
+      const fs::path parent =
+          work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
       fs::create_directories(parent);
       scratch_dir staging(parent, "retarget-deploy");
 
       auto t0 = clock_type::now();
       const typename E::model model;
-      auto exported = retarget::export_onnx<B>(model, specs, cfg, retarget::config::export_options_for(cfg));
+      auto exported =
+          retarget::export_onnx<B>(model, specs, cfg, retarget::config::export_options_for(cfg));
       retarget::config::finish_export(cfg, exported.model);
       exported.model.check();
       const auto onnx_file = staging.path() / *cfg.onnx.save_file;
@@ -139,8 +144,8 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
       const auto report = retarget::to_string(exported.report);
       stage(out, 2, "export",
             onnx_file.filename().string() + ": " +
-                std::to_string(exported.model.graph().node_size()) + " nodes, rewrites: " +
-                (report.empty() ? "none" : report),
+                std::to_string(exported.model.graph().node_size()) +
+                " nodes, rewrites: " + (report.empty() ? "none" : report),
             since(t0));
 
       boost::json::object summary;
@@ -251,7 +256,8 @@ int deploy(arguments& args, std::ostream& out) {
   double tolerance = 1e-4;
   if (const auto t = args.one("--tolerance")) {
     const auto v = retarget::options::parse_text<double>(*t);
-    if (!v || *v < 0) throw usage_error("retarget: --tolerance expects a number >= 0, got '" + *t + "'");
+    if (!v || *v < 0)
+      throw usage_error("retarget: --tolerance expects a number >= 0, got '" + *t + "'");
     tolerance = *v;
   }
   const auto configs = args.positionals();

@@ -121,8 +121,7 @@ int main_of(std::vector<std::string> argv, std::ostream& out) {
   std::vector<std::string_view> names;
   for (const auto& c : table) names.push_back(c.name);
   throw usage_error("retarget: unknown command '" + name + "' (closest: " +
-                    retarget::join_names(retarget::closest_names(name, names)) +
-                    ")");
+                    retarget::join_names(retarget::closest_names(name, names)) + ")");
 }
 
 }  // namespace

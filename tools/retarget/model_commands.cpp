@@ -1,14 +1,14 @@
 // retarget inspect, check and draw: commands that read a model file.
-#include <climits>
-#include <fstream>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <climits>
+#include <fstream>
 #include <iterator>
 #include <retarget/ir/dot.hpp>
 #include <retarget/ir/inspect.hpp>
 
 #include "cli.hpp"
-
 
 namespace cli {
 
@@ -76,8 +76,8 @@ int draw(arguments& args, std::ostream& out) {
   const fs::path target = *output;
   const auto format = target.extension().string();
   if (format != ".svg" && format != ".png" && format != ".dot")
-    throw usage_error("retarget: draw writes .svg, .png or .dot, not '" + target.filename().string() +
-                      "'");
+    throw usage_error("retarget: draw writes .svg, .png or .dot, not '" +
+                      target.filename().string() + "'");
   auto model = read_model_proto(path);
   try {  // shapes on every edge where inference finds them; a picture without is still one
     model.infer_shapes();
@@ -97,8 +97,8 @@ int draw(arguments& args, std::ostream& out) {
     write_file(scratch.path() / "graph.dot", dot_text);
     const auto picture = scratch.path() / ("graph" + format);
     const auto log = scratch.path() / "dot.log";
-    if (retarget::backend::run_program({dot.string(), "-T" + format.substr(1), "-o", picture.string(),
-                                        (scratch.path() / "graph.dot").string()},
+    if (retarget::backend::run_program({dot.string(), "-T" + format.substr(1), "-o",
+                                        picture.string(), (scratch.path() / "graph.dot").string()},
                                        log.string()) != 0) {
       std::ifstream messages(log);
       throw retarget::error("retarget: draw: Graphviz's dot failed: " +

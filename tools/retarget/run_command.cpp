@@ -23,8 +23,8 @@ std::string number(double v) {
 
 template <class M>
 int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
-           const std::optional<std::string>& output_dir, typename M::param param, bool work_dir_given,
-           std::ostream& out);
+           const std::optional<std::string>& output_dir, typename M::param param,
+           bool work_dir_given, std::ostream& out);
 
 int run(arguments& args, std::ostream& out) {
   const std::string backend = args.required("--backend", "NAME");
@@ -44,10 +44,8 @@ int run(arguments& args, std::ostream& out) {
 
 template <class M>
 int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
-           const std::optional<std::string>& output_dir, typename M::param param, bool work_dir_given,
-           std::ostream& out) {
-
-
+           const std::optional<std::string>& output_dir, typename M::param param,
+           bool work_dir_given, std::ostream& out) {
   retarget::backend::tensor_map feeds;
   for (const auto& in : inputs) {
     const auto eq = in.find('=');
@@ -82,8 +80,8 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
       out << name << ": " << to_string(t.type()) << " " << retarget::ir::format_dims(t.dims());
       try {
         const auto s = retarget::ir::statistics(t);
-        out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean "
-            << number(s.mean) << "  std " << number(s.stddev);
+        out << "  min " << number(s.min) << "  max " << number(s.max) << "  mean " << number(s.mean)
+            << "  std " << number(s.stddev);
         if (s.non_finite) out << "  non-finite " << s.non_finite;
       } catch (const retarget::error&) {  // strings: no statistics
       }

@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <iostream>
 #include <retarget/backend/manager.hpp>
-#include <retarget/options/command_line.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/tensor_file.hpp>
+#include <retarget/options/command_line.hpp>
 #include <string>
 #include <vector>
 
@@ -106,7 +106,8 @@ int backend_console(std::vector<std::string> args, std::ostream& out) {
       throw error("retarget: usage: retarget backend NAME check|convert|run ...");
     const std::string name = args[1], command = args[2];
     options::arguments rest({args.begin() + 3, args.end()});
-    return Managers::visit(name, [&](auto m) { return detail::run_command<decltype(m)>(command, rest, out); });
+    return Managers::visit(
+        name, [&](auto m) { return detail::run_command<decltype(m)>(command, rest, out); });
   }
   throw error("retarget: unknown command '" + args.front() + "' (backends, backend)");
 }

@@ -17,8 +17,8 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/options/field.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/options/field.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -40,8 +40,10 @@ namespace detail {
 // Each piece a manager needs, once; the concept and the diagnostics below both read these.
 template <class M>
 struct manager_requirements {
-  static constexpr bool backend = requires { typename M::backend; } && Backend<typename M::backend>;
-  static constexpr bool param = requires { typename M::param; } && options::Described<typename M::param>;
+  static constexpr bool backend = requires { typename M::backend; }
+  &&Backend<typename M::backend>;
+  static constexpr bool param = requires { typename M::param; }
+  &&options::Described<typename M::param>;
   static constexpr bool is_available = requires {
     { M::is_available() } -> std::convertible_to<bool>;
   };
@@ -69,7 +71,7 @@ struct manager_requirements {
   };
   template <class P>
   static constexpr bool with_param =
-      model_files<P> && to_backend<P> && build_wrapper<P> && param_from_config<P>;
+      model_files<P>&& to_backend<P>&& build_wrapper<P>&& param_from_config<P>;
 };
 
 template <class M, bool HasParam = manager_requirements<M>::param>
@@ -93,21 +95,26 @@ struct manager_checks {
   using R = manager_requirements<M>;
   using PR = param_requirements<M>;
   static_assert(R::backend, "retarget: backend manager has no `using backend = <a Backend tag>;`");
-  static_assert(R::param,
-                "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
+  static_assert(
+      R::param,
+      "retarget: backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT");
   static_assert(R::is_available, "retarget: backend manager has no static bool is_available()");
   static_assert(R::version, "retarget: backend manager has no static std::string version()");
   static_assert(R::check_env, "retarget: backend manager has no static std::string check_env()");
-  static_assert(PR::model_files, "retarget: backend manager has no static file_list model_files(const param&)");
-  static_assert(PR::to_backend,
-                "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& "
-                "onnx, const param&)");
-  static_assert(PR::build_wrapper,
-                "retarget: backend manager has no static build_wrapper(const file_list&, const param&) "
-                "returning a Wrapper");
-  static_assert(PR::param_from_config,
-                "retarget: backend manager has no static param param_from_config(const boost::json::value&, "
-                "const std::string& where)");
+  static_assert(PR::model_files,
+                "retarget: backend manager has no static file_list model_files(const param&)");
+  static_assert(
+      PR::to_backend,
+      "retarget: backend manager has no static file_list to_backend(const std::filesystem::path& "
+      "onnx, const param&)");
+  static_assert(
+      PR::build_wrapper,
+      "retarget: backend manager has no static build_wrapper(const file_list&, const param&) "
+      "returning a Wrapper");
+  static_assert(
+      PR::param_from_config,
+      "retarget: backend manager has no static param param_from_config(const boost::json::value&, "
+      "const std::string& where)");
   static constexpr bool value = true;
 };
 
@@ -117,10 +124,11 @@ template <class M>
 concept Manager = requires {
   typename M::backend;
   typename M::param;
-} && detail::manager_requirements<M>::backend && detail::manager_requirements<M>::param &&
-    detail::manager_requirements<M>::is_available && detail::manager_requirements<M>::version &&
-    detail::manager_requirements<M>::check_env &&
-    detail::manager_requirements<M>::template with_param<typename M::param>;
+}
+&&detail::manager_requirements<M>::backend&& detail::manager_requirements<M>::param&&
+    detail::manager_requirements<M>::is_available&& detail::manager_requirements<M>::version&&
+        detail::manager_requirements<M>::check_env&&
+            detail::manager_requirements<M>::template with_param<typename M::param>;
 
 // Checks each manager (with the errors above) and finds one by name at run time.
 template <class... Managers>

@@ -24,7 +24,8 @@ namespace retarget::backend {
 namespace detail {
 
 // posix_spawnp with the given file actions; throws with the program's name when it cannot.
-inline pid_t spawn(const std::vector<std::string>& argv, const posix_spawn_file_actions_t* actions) {
+inline pid_t spawn(const std::vector<std::string>& argv,
+                   const posix_spawn_file_actions_t* actions) {
   if (argv.empty()) throw error("retarget: no program to start");
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -44,7 +45,8 @@ inline int run_program(const std::vector<std::string>& argv, const std::string& 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!stderr_to.empty())
-    posix_spawn_file_actions_addopen(&actions, 2, stderr_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, stderr_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
   pid_t pid = -1;
   try {
     pid = detail::spawn(argv, &actions);

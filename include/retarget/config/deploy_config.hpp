@@ -43,8 +43,8 @@ struct deploy_config {
   template <class Manager>
   typename Manager::param backend_param() const {
     if (backend != Manager::backend::name)
-      throw error("retarget: " + document.file().string() + ": backend_config.type is '" +
-                  backend + "', not '" + std::string(Manager::backend::name) + "'");
+      throw error("retarget: " + document.file().string() + ": backend_config.type is '" + backend +
+                  "', not '" + std::string(Manager::backend::name) + "'");
     try {
       return Manager::param_from_config(document.json().at("backend_config"), "backend_config");
     } catch (const options::json_error& e) {
@@ -61,10 +61,10 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
                                                   "backend_config"};
   for (const auto& [key, value] : json)
     if (std::find(std::begin(sections), std::end(sections), key) == std::end(sections))
-      out.document.fail(key, "is not a section of a deploy config (closest: " +
-                                 retarget::join_names(retarget::closest_names(
-                                     std::string_view(key), sections)) +
-                                 ")");
+      out.document.fail(
+          key, "is not a section of a deploy config (closest: " +
+                   retarget::join_names(retarget::closest_names(std::string_view(key), sections)) +
+                   ")");
   out.onnx = out.document.section<onnx_config>("onnx_config");
   out.codebase = out.document.section<codebase_config>("codebase_config");
 
@@ -72,13 +72,13 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
   if (*onnx.type != "onnx")
     out.document.fail("onnx_config.type", "must be \"onnx\", not \"" + *onnx.type + "\"");
   if (*onnx.opset_version < 7 || *onnx.opset_version > ir::max_opset)
-    out.document.fail("onnx_config.opset_version",
-                      "is " + std::to_string(*onnx.opset_version) + ", out of the range 7 to " +
-                          std::to_string(ir::max_opset));
+    out.document.fail("onnx_config.opset_version", "is " + std::to_string(*onnx.opset_version) +
+                                                       ", out of the range 7 to " +
+                                                       std::to_string(ir::max_opset));
   if (onnx.input_shape->has_value() && (*onnx.input_shape)->size() != 2)
-    out.document.fail("onnx_config.input_shape",
-                      "must be [width, height], not " + std::to_string((*onnx.input_shape)->size()) +
-                          " numbers");
+    out.document.fail(
+        "onnx_config.input_shape",
+        "must be [width, height], not " + std::to_string((*onnx.input_shape)->size()) + " numbers");
 
   const auto* backend = json.if_contains("backend_config");
   if (!backend) throw error("retarget: " + file.string() + ": backend_config is missing");

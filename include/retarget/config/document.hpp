@@ -74,11 +74,12 @@ inline void load_into(const std::filesystem::path& file, const std::string& incl
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
   if (!std::filesystem::is_regular_file(status))
-    throw error("retarget: " + (included_by.empty() ? std::string("config file ") : included_by + ": ") +
-                file.string() +
-                (!std::filesystem::exists(status)          ? " does not exist"
-                 : std::filesystem::is_directory(status) ? " is a folder, not a file"
-                                                          : " is not a regular file"));
+    throw error(
+        "retarget: " + (included_by.empty() ? std::string("config file ") : included_by + ": ") +
+        file.string() +
+        (!std::filesystem::exists(status)        ? " does not exist"
+         : std::filesystem::is_directory(status) ? " is a folder, not a file"
+                                                 : " is not a regular file"));
   const auto identity = std::filesystem::weakly_canonical(file);
   if (std::find(chain.begin(), chain.end(), identity) != chain.end()) {
     std::string cycle;
@@ -103,10 +104,10 @@ inline void load_into(const std::filesystem::path& file, const std::string& incl
       try {
         bases = options::from_json<std::vector<std::string>>(*base, "_base_");
       } catch (const options::json_error&) {
-        throw options::json_error("_base_",
-                         "must be a path or a list of paths, not " +
-                             std::string(options::json_kind(*base)),
-                         file.string());
+        throw options::json_error(
+            "_base_",
+            "must be a path or a list of paths, not " + std::string(options::json_kind(*base)),
+            file.string());
       }
     }
     for (std::size_t i = 0; i < bases.size(); ++i)

@@ -27,8 +27,8 @@ inline input_spec input_spec_for(const deploy_config& cfg, std::size_t index, st
   const auto& names = *cfg.onnx.input_names;
   if (names.size() != count)
     cfg.document.fail("onnx_config.input_names",
-                      "lists " + std::to_string(names.size()) + (names.size() == 1 ? " name" : " names") +
-                          ", but the model has " +
+                      "lists " + std::to_string(names.size()) +
+                          (names.size() == 1 ? " name" : " names") + ", but the model has " +
                           std::to_string(count) + (count == 1 ? " input" : " inputs"));
   input_spec spec{names[index], type, {}};
   for (auto d : test_shape) spec.shape.emplace_back(d);
@@ -51,7 +51,8 @@ inline input_spec input_spec_for(const deploy_config& cfg, std::size_t index, st
       cfg.document.fail("onnx_config.dynamic_axes." + name,
                         "names neither an input nor an output (closest: " +
                             retarget::join_names(retarget::closest_names(
-                                name, [&] {
+                                name,
+                                [&] {
                                   auto all = names;
                                   all.insert(all.end(), cfg.onnx.output_names->begin(),
                                              cfg.onnx.output_names->end());

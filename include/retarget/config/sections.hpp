@@ -22,13 +22,15 @@ struct onnx_config {
       std::vector<std::string>{"input"}};
   options::field<std::vector<std::string>, "Names of the model's outputs, in order."> output_names{
       std::vector<std::string>{"output"}};
-  options::field<std::map<std::string, std::map<std::int64_t, std::string>>,
-        "Per input or output name, its dynamic axes: {\"0\": \"batch\", \"2\": \"height\"}.">
+  options::field<
+      std::map<std::string, std::map<std::int64_t, std::string>>,
+      "Per input or output name, its dynamic axes: {\"0\": \"batch\", \"2\": \"height\"}.">
       dynamic_axes;
   options::field<std::optional<std::vector<std::int64_t>>,
-        "The input's static size as [width, height]; null: the size of the test input.">
+                 "The input's static size as [width, height]; null: the size of the test input.">
       input_shape;
-  options::field<std::string, "File name of the exported model in the work dir."> save_file{"end2end.onnx"};
+  options::field<std::string, "File name of the exported model in the work dir."> save_file{
+      "end2end.onnx"};
   options::field<bool, "Also list the weights as graph inputs, for engines that want them.">
       keep_initializers_as_inputs{false};
 };

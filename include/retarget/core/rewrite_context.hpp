@@ -12,8 +12,8 @@
 #include <initializer_list>
 #include <new>
 #include <retarget/core/backend.hpp>
-#include <retarget/core/error.hpp>
 #include <retarget/core/detail/type_name.hpp>
+#include <retarget/core/error.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <string>

@@ -9,8 +9,6 @@
 #ifndef RETARGET_IR_ATOMIC_FILE_HPP
 #define RETARGET_IR_ATOMIC_FILE_HPP
 
-#include <retarget/core/error.hpp>
-
 #include <unistd.h>
 
 #include <atomic>
@@ -19,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <retarget/core/error.hpp>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -34,7 +33,8 @@ class atomic_file {
     temporary_ = target_;
     temporary_ += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
     file_ = std::fopen(temporary_.c_str(), "wb");
-    if (!file_) throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
+    if (!file_)
+      throw error("retarget: cannot write " + target_.string() + ": " + std::strerror(errno));
   }
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;
@@ -70,8 +70,8 @@ class atomic_file {
 
  private:
   [[noreturn]] void fail(const char* what) {
-    throw error("retarget: cannot write " + target_.string() + " (" + what + " failed: " +
-                std::strerror(errno) + ")");
+    throw error("retarget: cannot write " + target_.string() + " (" + what +
+                " failed: " + std::strerror(errno) + ")");
   }
 
   std::filesystem::path target_, temporary_;

@@ -11,14 +11,13 @@
 #ifndef RETARGET_IR_ATTRIBUTE_HPP
 #define RETARGET_IR_ATTRIBUTE_HPP
 
-#include <retarget/core/fixed_string.hpp>
-#include <retarget/ir/tensor.hpp>
-
 #include <onnx/onnx_pb.h>
 
 #include <concepts>
 #include <cstdint>
 #include <initializer_list>
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,21 +50,36 @@ enum class attr_type : int {
 // constexpr.
 constexpr std::string_view to_string(attr_type t) noexcept {
   switch (t) {
-    case attr_type::float_: return "FLOAT";
-    case attr_type::int_: return "INT";
-    case attr_type::string: return "STRING";
-    case attr_type::tensor: return "TENSOR";
-    case attr_type::graph: return "GRAPH";
-    case attr_type::floats: return "FLOATS";
-    case attr_type::ints: return "INTS";
-    case attr_type::strings: return "STRINGS";
-    case attr_type::tensors: return "TENSORS";
-    case attr_type::graphs: return "GRAPHS";
-    case attr_type::sparse_tensor: return "SPARSE_TENSOR";
-    case attr_type::sparse_tensors: return "SPARSE_TENSORS";
-    case attr_type::type_proto: return "TYPE_PROTO";
-    case attr_type::type_protos: return "TYPE_PROTOS";
-    default: return "UNDEFINED";
+    case attr_type::float_:
+      return "FLOAT";
+    case attr_type::int_:
+      return "INT";
+    case attr_type::string:
+      return "STRING";
+    case attr_type::tensor:
+      return "TENSOR";
+    case attr_type::graph:
+      return "GRAPH";
+    case attr_type::floats:
+      return "FLOATS";
+    case attr_type::ints:
+      return "INTS";
+    case attr_type::strings:
+      return "STRINGS";
+    case attr_type::tensors:
+      return "TENSORS";
+    case attr_type::graphs:
+      return "GRAPHS";
+    case attr_type::sparse_tensor:
+      return "SPARSE_TENSOR";
+    case attr_type::sparse_tensors:
+      return "SPARSE_TENSORS";
+    case attr_type::type_proto:
+      return "TYPE_PROTO";
+    case attr_type::type_protos:
+      return "TYPE_PROTOS";
+    default:
+      return "UNDEFINED";
   }
 }
 
@@ -79,13 +93,20 @@ struct attribute {
   void write(onnx::AttributeProto& a) const {
     a.set_name(std::string(name));
     a.set_type(static_cast<onnx::AttributeProto_AttributeType>(Type));
-    if constexpr (Type == attr_type::int_) a.set_i(value);
-    else if constexpr (Type == attr_type::float_) a.set_f(value);
-    else if constexpr (Type == attr_type::string) a.set_s(value);
-    else if constexpr (Type == attr_type::tensor) *a.mutable_t() = value.proto();
-    else if constexpr (Type == attr_type::graph) *a.mutable_g() = value;
-    else if constexpr (Type == attr_type::ints) a.mutable_ints()->Add(value.begin(), value.end());
-    else if constexpr (Type == attr_type::floats) a.mutable_floats()->Add(value.begin(), value.end());
+    if constexpr (Type == attr_type::int_)
+      a.set_i(value);
+    else if constexpr (Type == attr_type::float_)
+      a.set_f(value);
+    else if constexpr (Type == attr_type::string)
+      a.set_s(value);
+    else if constexpr (Type == attr_type::tensor)
+      *a.mutable_t() = value.proto();
+    else if constexpr (Type == attr_type::graph)
+      *a.mutable_g() = value;
+    else if constexpr (Type == attr_type::ints)
+      a.mutable_ints()->Add(value.begin(), value.end());
+    else if constexpr (Type == attr_type::floats)
+      a.mutable_floats()->Add(value.begin(), value.end());
     else if constexpr (Type == attr_type::strings)
       for (const auto& s : value) a.add_strings(s);
     else if constexpr (Type == attr_type::tensors)
@@ -131,7 +152,7 @@ concept Attribute = detail::is_attribute<std::remove_cvref_t<T>>;
 template <fixed_string Name>
 struct int_key {
   template <class T>
-    requires std::integral<T> || std::is_enum_v<T>
+  requires std::integral<T> || std::is_enum_v<T>
   constexpr attribute<Name, attr_type::int_, std::int64_t> operator=(T v) {
     return {static_cast<std::int64_t>(v)};
   }
@@ -152,7 +173,7 @@ struct int_key {
 template <fixed_string Name>
 struct float_key {
   template <class T>
-    requires std::is_arithmetic_v<T>
+  requires std::is_arithmetic_v<T>
   constexpr attribute<Name, attr_type::float_, float> operator=(T v) {
     return {static_cast<float>(v)};
   }
@@ -160,10 +181,8 @@ struct float_key {
     return {std::vector<float>(v)};
   }
   template <class T>
-    requires std::is_arithmetic_v<T>
-  attribute<Name, attr_type::floats, std::vector<float>> operator=(const std::vector<T>& v) {
-    return {std::vector<float>(v.begin(), v.end())};
-  }
+  requires std::is_arithmetic_v<T> attribute<Name, attr_type::floats, std::vector<float>>
+  operator=(const std::vector<T>& v) { return {std::vector<float>(v.begin(), v.end())}; }
 };
 
 template <fixed_string Name>
@@ -214,15 +233,25 @@ struct graph_key {
 namespace retarget {
 inline namespace literals {
 template <fixed_string Name>
-constexpr ir::int_key<Name> operator""_i() noexcept { return {}; }
+constexpr ir::int_key<Name> operator""_i() noexcept {
+  return {};
+}
 template <fixed_string Name>
-constexpr ir::float_key<Name> operator""_f() noexcept { return {}; }
+constexpr ir::float_key<Name> operator""_f() noexcept {
+  return {};
+}
 template <fixed_string Name>
-constexpr ir::string_key<Name> operator""_s() noexcept { return {}; }
+constexpr ir::string_key<Name> operator""_s() noexcept {
+  return {};
+}
 template <fixed_string Name>
-constexpr ir::tensor_key<Name> operator""_t() noexcept { return {}; }
+constexpr ir::tensor_key<Name> operator""_t() noexcept {
+  return {};
+}
 template <fixed_string Name>
-constexpr ir::graph_key<Name> operator""_g() noexcept { return {}; }
+constexpr ir::graph_key<Name> operator""_g() noexcept {
+  return {};
+}
 }  // namespace literals
 }  // namespace retarget
 

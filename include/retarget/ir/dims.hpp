@@ -43,13 +43,16 @@ std::string bracketed(const Range& items, Text text) {
 
 // "[1, 3, 48, 48]"; a negative dim (-1: unknown) is "?".
 inline std::string format_dims(std::span<const std::int64_t> dims) {
-  return detail::bracketed(dims, [](std::int64_t d) { return d < 0 ? std::string("?") : std::to_string(d); });
+  return detail::bracketed(
+      dims, [](std::int64_t d) { return d < 0 ? std::string("?") : std::to_string(d); });
 }
 
 // "[1, 3, height, ?]": a shape as ONNX's inference writes it, a dim without value or name "?".
 inline std::string format_dims(const onnx::TensorShapeProto& shape) {
   return detail::bracketed(shape.dim(), [](const onnx::TensorShapeProto::Dimension& d) {
-    return d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : std::string("?");
+    return d.has_dim_value()   ? std::to_string(d.dim_value())
+           : d.has_dim_param() ? d.dim_param()
+                               : std::string("?");
   });
 }
 

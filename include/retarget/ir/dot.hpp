@@ -62,16 +62,24 @@ inline std::string attribute_text(const onnx::AttributeProto& a) {
     out += "]";
   };
   switch (a.type()) {
-    case onnx::AttributeProto::INT: out += std::to_string(a.i()); break;
+    case onnx::AttributeProto::INT:
+      out += std::to_string(a.i());
+      break;
     case onnx::AttributeProto::FLOAT: {
       std::ostringstream s;
       s << a.f();
       out += s.str();
       break;
     }
-    case onnx::AttributeProto::STRING: out += a.s(); break;
-    case onnx::AttributeProto::INTS: list(a.ints()); break;
-    case onnx::AttributeProto::FLOATS: list(a.floats()); break;
+    case onnx::AttributeProto::STRING:
+      out += a.s();
+      break;
+    case onnx::AttributeProto::INTS:
+      list(a.ints());
+      break;
+    case onnx::AttributeProto::FLOATS:
+      list(a.floats());
+      break;
     case onnx::AttributeProto::TENSOR:
       // Small constants (scales, axes) are worth reading; weights are not.
       if (const auto values = small_values(a.t()))
@@ -79,8 +87,12 @@ inline std::string attribute_text(const onnx::AttributeProto& a) {
       else
         out += std::string(to_string(static_cast<dtype>(a.t().data_type()))) + " tensor";
       break;
-    case onnx::AttributeProto::GRAPH: out += "graph"; break;
-    default: out += "…"; break;
+    case onnx::AttributeProto::GRAPH:
+      out += "graph";
+      break;
+    default:
+      out += "…";
+      break;
   }
   return out;
 }

@@ -37,23 +37,40 @@ enum class dtype : int {
 // they are written out here.
 constexpr std::string_view to_string(dtype t) noexcept {
   switch (t) {
-    case dtype::undefined: return "undefined";
-    case dtype::f32: return "float32";
-    case dtype::u8: return "uint8";
-    case dtype::i8: return "int8";
-    case dtype::u16: return "uint16";
-    case dtype::i16: return "int16";
-    case dtype::i32: return "int32";
-    case dtype::i64: return "int64";
-    case dtype::string: return "string";
-    case dtype::boolean: return "bool";
-    case dtype::f16: return "float16";
-    case dtype::f64: return "float64";
-    case dtype::u32: return "uint32";
-    case dtype::u64: return "uint64";
-    case dtype::c64: return "complex64";
-    case dtype::c128: return "complex128";
-    case dtype::bf16: return "bfloat16";
+    case dtype::undefined:
+      return "undefined";
+    case dtype::f32:
+      return "float32";
+    case dtype::u8:
+      return "uint8";
+    case dtype::i8:
+      return "int8";
+    case dtype::u16:
+      return "uint16";
+    case dtype::i16:
+      return "int16";
+    case dtype::i32:
+      return "int32";
+    case dtype::i64:
+      return "int64";
+    case dtype::string:
+      return "string";
+    case dtype::boolean:
+      return "bool";
+    case dtype::f16:
+      return "float16";
+    case dtype::f64:
+      return "float64";
+    case dtype::u32:
+      return "uint32";
+    case dtype::u64:
+      return "uint64";
+    case dtype::c64:
+      return "complex64";
+    case dtype::c128:
+      return "complex128";
+    case dtype::bf16:
+      return "bfloat16";
   }
   return "unknown";
 }
@@ -61,29 +78,57 @@ constexpr std::string_view to_string(dtype t) noexcept {
 // Bytes per element; 0 for strings and undefined.
 constexpr std::size_t size_of(dtype t) noexcept {
   switch (t) {
-    case dtype::u8: case dtype::i8: case dtype::boolean: return 1;
-    case dtype::u16: case dtype::i16: case dtype::f16: case dtype::bf16: return 2;
-    case dtype::f32: case dtype::i32: case dtype::u32: return 4;
-    case dtype::f64: case dtype::i64: case dtype::u64: case dtype::c64: return 8;
-    case dtype::c128: return 16;
-    default: return 0;
+    case dtype::u8:
+    case dtype::i8:
+    case dtype::boolean:
+      return 1;
+    case dtype::u16:
+    case dtype::i16:
+    case dtype::f16:
+    case dtype::bf16:
+      return 2;
+    case dtype::f32:
+    case dtype::i32:
+    case dtype::u32:
+      return 4;
+    case dtype::f64:
+    case dtype::i64:
+    case dtype::u64:
+    case dtype::c64:
+      return 8;
+    case dtype::c128:
+      return 16;
+    default:
+      return 0;
   }
 }
 
 template <class T>
 inline constexpr dtype dtype_of = dtype::undefined;
-template <> inline constexpr dtype dtype_of<float> = dtype::f32;
-template <> inline constexpr dtype dtype_of<double> = dtype::f64;
-template <> inline constexpr dtype dtype_of<std::int8_t> = dtype::i8;
-template <> inline constexpr dtype dtype_of<std::int16_t> = dtype::i16;
-template <> inline constexpr dtype dtype_of<std::int32_t> = dtype::i32;
-template <> inline constexpr dtype dtype_of<std::int64_t> = dtype::i64;
-template <> inline constexpr dtype dtype_of<std::uint8_t> = dtype::u8;
-template <> inline constexpr dtype dtype_of<std::uint16_t> = dtype::u16;
-template <> inline constexpr dtype dtype_of<std::uint32_t> = dtype::u32;
-template <> inline constexpr dtype dtype_of<std::uint64_t> = dtype::u64;
-template <> inline constexpr dtype dtype_of<bool> = dtype::boolean;
-template <> inline constexpr dtype dtype_of<std::string> = dtype::string;
+template <>
+inline constexpr dtype dtype_of<float> = dtype::f32;
+template <>
+inline constexpr dtype dtype_of<double> = dtype::f64;
+template <>
+inline constexpr dtype dtype_of<std::int8_t> = dtype::i8;
+template <>
+inline constexpr dtype dtype_of<std::int16_t> = dtype::i16;
+template <>
+inline constexpr dtype dtype_of<std::int32_t> = dtype::i32;
+template <>
+inline constexpr dtype dtype_of<std::int64_t> = dtype::i64;
+template <>
+inline constexpr dtype dtype_of<std::uint8_t> = dtype::u8;
+template <>
+inline constexpr dtype dtype_of<std::uint16_t> = dtype::u16;
+template <>
+inline constexpr dtype dtype_of<std::uint32_t> = dtype::u32;
+template <>
+inline constexpr dtype dtype_of<std::uint64_t> = dtype::u64;
+template <>
+inline constexpr dtype dtype_of<bool> = dtype::boolean;
+template <>
+inline constexpr dtype dtype_of<std::string> = dtype::string;
 
 }  // namespace retarget::ir
 

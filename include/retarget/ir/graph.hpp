@@ -9,6 +9,16 @@
 #ifndef RETARGET_IR_GRAPH_HPP
 #define RETARGET_IR_GRAPH_HPP
 
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/node_check.hpp>
@@ -20,17 +30,6 @@
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/value.hpp>
-
-#include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
-
-#include <algorithm>
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -185,7 +184,8 @@ class graph_base {
   void output(const value& v, std::string name = {}) {
     check_owned(v, "output");
     if (output_names_.count(name.empty() ? v.name() : name))
-      throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) + "' is used twice");
+      throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) +
+                  "' is used twice");
     value out = v;
     if (!name.empty() && name != v.name()) {
       if (values_.is_node_output(v.name()) && !output_names_.count(v.name()) &&
@@ -193,7 +193,8 @@ class graph_base {
         rename(v, name);
       } else {
         if (root_->used_names_.count(name))
-          throw error("retarget: graph output name '" + name + "' is already the name of another value");
+          throw error("retarget: graph output name '" + name +
+                      "' is already the name of another value");
         // An input or a value already given out under its own name is copied under the new one.
         auto d = start("", "Identity");
         add_argument(d, v);
@@ -362,7 +363,8 @@ class graph_base {
 
   // The domains of a node and of the nodes of its subgraphs, for the opset imports.
   void note_domains(const onnx::NodeProto& node) {
-    if (!detail::canonical_domain(node.domain()).empty()) root_->used_domains_.insert(node.domain());
+    if (!detail::canonical_domain(node.domain()).empty())
+      root_->used_domains_.insert(node.domain());
     for (const auto& a : node.attribute()) {
       if (a.has_g())
         for (const auto& n : a.g().node()) note_domains(n);
@@ -383,10 +385,12 @@ class graph_base {
     else
       for (std::size_t i = 0; i < output_names.size(); ++i) {
         const auto& n = output_names[i];
-        if (!n.empty() && (root_->used_names_.count(n) ||
-                           std::find(output_names.begin(), output_names.begin() + static_cast<std::ptrdiff_t>(i), n) !=
-                               output_names.begin() + static_cast<std::ptrdiff_t>(i)))
-          throw error("retarget: duplicate value name '" + n + "' for an output of " + node.op_type());
+        if (!n.empty() &&
+            (root_->used_names_.count(n) ||
+             std::find(output_names.begin(), output_names.begin() + static_cast<std::ptrdiff_t>(i),
+                       n) != output_names.begin() + static_cast<std::ptrdiff_t>(i)))
+          throw error("retarget: duplicate value name '" + n + "' for an output of " +
+                      node.op_type());
       }
     for (const auto& n : output_names) node.add_output(n);
     // g.op names its nodes; a node_spec keeps the name it was given, even none.
@@ -400,7 +404,8 @@ class graph_base {
     const detail::schema_registry_reader reading;
     const int version = domain_version(node.domain());
     const auto& schema = detail::check_node(node, version, values_.types());
-    const auto inferred = detail::infer_node(schema, node, version, values_, import_map(), root_->inference_);
+    const auto inferred =
+        detail::infer_node(schema, node, version, values_, import_map(), root_->inference_);
 
     note_domains(node);
     ++root_->node_counter_;

@@ -40,9 +40,9 @@ struct model_summary {
   std::vector<std::pair<std::string, std::size_t>> ops;      // op → count, most used first
   std::size_t node_count = 0;
   std::vector<std::string> custom_domains;
-  std::size_t weight_count = 0;       // initializers
-  std::int64_t parameter_count = 0;   // their elements
-  std::uint64_t weight_bytes = 0;     // their bytes, in the file or external
+  std::size_t weight_count = 0;                  // initializers
+  std::int64_t parameter_count = 0;              // their elements
+  std::uint64_t weight_bytes = 0;                // their bytes, in the file or external
   std::optional<std::string> backend, rewrites;  // retarget:backend, retarget:rewrites
   std::vector<std::pair<std::string, std::string>> metadata;  // any other metadata
 };
@@ -53,7 +53,8 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
   value_summary out{v.name(), "?", {}, false};
   if (!v.type().has_tensor_type()) return out;
   const auto& t = v.type().tensor_type();
-  if (t.elem_type() != onnx::TensorProto_DataType_UNDEFINED) out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
+  if (t.elem_type() != onnx::TensorProto_DataType_UNDEFINED)
+    out.type = std::string(to_string(static_cast<dtype>(t.elem_type())));
   if (!t.has_shape()) return out;
   out.has_shape = true;
   for (const auto& d : t.shape().dim())
@@ -66,8 +67,10 @@ inline value_summary summarize_value(const onnx::ValueInfoProto& v) {
 inline std::uint64_t tensor_bytes(const onnx::TensorProto& t, std::int64_t elements) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL)
     for (const auto& e : t.external_data())
-      if (std::uint64_t length = 0; e.key() == "length" &&
-                                    std::from_chars(e.value().data(), e.value().data() + e.value().size(), length).ec == std::errc())
+      if (std::uint64_t length = 0;
+          e.key() == "length" &&
+          std::from_chars(e.value().data(), e.value().data() + e.value().size(), length).ec ==
+              std::errc())
         return length;  // a length that is not a number: counted from the dims below
   if (t.has_raw_data()) return t.raw_data().size();
   const auto size = size_of(static_cast<dtype>(t.data_type()));
@@ -149,7 +152,8 @@ inline std::string human_bytes(std::uint64_t bytes) {
 inline std::ostream& operator<<(std::ostream& out, const model_summary& s) {
   const auto value_line = [&](const value_summary& v) {
     out << "  " << v.name << ": " << v.type;
-    if (v.has_shape) out << " " << detail::bracketed(v.dims, [](const std::string& d) { return d; });
+    if (v.has_shape)
+      out << " " << detail::bracketed(v.dims, [](const std::string& d) { return d; });
     out << "\n";
   };
   out << "ir version " << s.ir_version << (s.producer.empty() ? "" : ", produced by " + s.producer)

@@ -6,11 +6,6 @@
 #ifndef RETARGET_IR_MODEL_HPP
 #define RETARGET_IR_MODEL_HPP
 
-#include <retarget/core/config.hpp>
-#include <retarget/core/error.hpp>
-#include <retarget/ir/detail/schema_registry.hpp>
-#include <retarget/ir/graph.hpp>
-
 #include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
@@ -18,6 +13,10 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <retarget/core/config.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/graph.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -103,7 +102,7 @@ class model {
       onnx::checker::check_model(proto());
       onnx::ModelProto copy = proto();
       onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(),
-                                           onnx::ShapeInferenceOptions(true, 1, true));
+                                         onnx::ShapeInferenceOptions(true, 1, true));
     } catch (const std::exception& e) {
       throw error(std::string("retarget: model check failed: ") + e.what());
     }
@@ -116,11 +115,12 @@ class model {
     try {
       onnx::checker::check_model(proto());
     } catch (const std::exception& e) {
-      throw error(std::string("retarget: shape inference refused: model check failed: ") + e.what());
+      throw error(std::string("retarget: shape inference refused: model check failed: ") +
+                  e.what());
     }
     try {
       onnx::shape_inference::InferShapes(proto(), onnx::OpSchemaRegistry::Instance(),
-                                           onnx::ShapeInferenceOptions(false, 0, true));
+                                         onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference failed: ") + e.what());
     }
@@ -135,7 +135,8 @@ class model {
     auto& initializers = *proto_.mutable_graph()->mutable_initializer();
     for (const auto& s : shared_) {
       if (s.index < 0 || s.index >= initializers.size())
-        throw error("retarget: shared initializer " + std::to_string(s.index) + " is no longer in the model");
+        throw error("retarget: shared initializer " + std::to_string(s.index) +
+                    " is no longer in the model");
       auto& t = initializers[s.index];
       t.set_raw_data(s.data->proto().raw_data());
     }

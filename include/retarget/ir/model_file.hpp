@@ -8,11 +8,6 @@
 #ifndef RETARGET_IR_MODEL_FILE_HPP
 #define RETARGET_IR_MODEL_FILE_HPP
 
-#include <retarget/core/error.hpp>
-#include <retarget/ir/atomic_file.hpp>
-#include <retarget/ir/detail/file_sink.hpp>
-#include <retarget/ir/model.hpp>
-
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/message.h>
@@ -28,9 +23,13 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <optional>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/model.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,13 +67,17 @@ class field_range {
   field_range& operator=(const field_range&) = delete;
   ~field_range() { swap(); }
   std::size_t size() const { return part_->ByteSizeLong(); }
-  void write(google::protobuf::io::CodedOutputStream& out) const { part_->SerializeWithCachedSizes(&out); }
+  void write(google::protobuf::io::CodedOutputStream& out) const {
+    part_->SerializeWithCachedSizes(&out);
+  }
 
  private:
   void swap() {
     const auto* reflection = message_.GetReflection();
     if (!fields_.empty()) reflection->SwapFields(&message_, part_.get(), fields_);
-    if (to_end_) reflection->MutableUnknownFields(&message_)->Swap(reflection->MutableUnknownFields(part_.get()));
+    if (to_end_)
+      reflection->MutableUnknownFields(&message_)->Swap(
+          reflection->MutableUnknownFields(part_.get()));
   }
 
   google::protobuf::Message& message_;
@@ -107,7 +110,8 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
   std::vector<std::size_t> tensor_sizes;
   std::optional<field_range> model_lo, model_hi, graph_lo, graph_hi;
   std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
-  const bool splice = std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
+  const bool splice =
+      std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
   if (splice) {
     model_lo.emplace(proto, 0, graph_field);
     model_hi.emplace(proto, graph_field + 1, INT_MAX);
@@ -120,7 +124,8 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
       if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
         tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, raw_data_field),
                                   std::make_unique<field_range>(t, raw_data_field + 1, INT_MAX));
-        size = tensor_parts.back().first->size() + length_delimited_size(raw_data_field, bytes->size()) +
+        size = tensor_parts.back().first->size() +
+               length_delimited_size(raw_data_field, bytes->size()) +
                tensor_parts.back().second->size();
       } else {
         tensor_parts.emplace_back();
@@ -129,12 +134,14 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
       tensor_sizes.push_back(size);
       graph_size += length_delimited_size(initializer_field, size);
     }
-    model_size = model_lo->size() + length_delimited_size(graph_field, graph_size) + model_hi->size();
+    model_size =
+        model_lo->size() + length_delimited_size(graph_field, graph_size) + model_hi->size();
   } else {
     model_size = proto.ByteSizeLong();
   }
   if (model_size >= (std::size_t{1} << 31))
-    throw error("retarget: " + path.string() + ": the model is 2 GiB or more even with its weights external");
+    throw error("retarget: " + path.string() +
+                ": the model is 2 GiB or more even with its weights external");
 
   file_sink sink(out);
   {
@@ -185,8 +192,10 @@ struct raw_data_lender {
     for (auto& [t, data] : lent) {
       t->clear_external_data();
       t->clear_data_location();
-      if (data.empty()) t->clear_raw_data();  // a shared tensor's entry, which had none
-      else t->mutable_raw_data()->swap(data);
+      if (data.empty())
+        t->clear_raw_data();  // a shared tensor's entry, which had none
+      else
+        t->mutable_raw_data()->swap(data);
     }
   }
 };
@@ -210,7 +219,8 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
     shared_bytes += s.data->proto().raw_data().size();
   }
   std::size_t threshold = options.external_data_threshold;
-  if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit) threshold = std::min<std::size_t>(threshold, 1024);
+  if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit)
+    threshold = std::min<std::size_t>(threshold, 1024);
 
   detail::raw_data_lender lender;
   std::optional<atomic_file> data_file;
@@ -240,8 +250,9 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
       t.clear_raw_data();  // absent, not empty, as ONNX writes external tensors
     }
     t.set_data_location(onnx::TensorProto::EXTERNAL);
-    const std::pair<const char*, std::string> entries[] = {
-        {"location", location}, {"offset", std::to_string(offset)}, {"length", std::to_string(length)}};
+    const std::pair<const char*, std::string> entries[] = {{"location", location},
+                                                           {"offset", std::to_string(offset)},
+                                                           {"length", std::to_string(length)}};
     for (const auto& [k, v] : entries) {
       auto* e = t.add_external_data();
       e->set_key(k);
@@ -275,19 +286,22 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
     std::uint64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-      throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data " + key +
-                  " '" + text + "', not a byte count");
+      throw error("retarget: " + model_path.string() + ": tensor '" + t.name() +
+                  "' has external data " + key + " '" + text + "', not a byte count");
     return n;
   };
   for (const auto& e : t.external_data()) {
-    if (e.key() == "location") location = e.value();
-    else if (e.key() == "offset") offset = byte_count("offset", e.value());
-    else if (e.key() == "length") length = byte_count("length", e.value()), has_length = true;
+    if (e.key() == "location")
+      location = e.value();
+    else if (e.key() == "offset")
+      offset = byte_count("offset", e.value());
+    else if (e.key() == "length")
+      length = byte_count("length", e.value()), has_length = true;
   }
   const std::filesystem::path rel(location);
   const auto refuse = [&] {
-    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() + "' has external data at '" +
-                location + "', outside the model's folder; refused");
+    throw error("retarget: " + model_path.string() + ": tensor '" + t.name() +
+                "' has external data at '" + location + "', outside the model's folder; refused");
   };
   if (location.empty() || rel.is_absolute() ||
       std::any_of(rel.begin(), rel.end(), [](const auto& part) { return part == ".."; }))
@@ -297,8 +311,8 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
   const auto real_folder = std::filesystem::weakly_canonical(folder.empty() ? "." : folder, ec);
   const auto real_file = std::filesystem::weakly_canonical(file, ec);
   if (!ec) {
-    if (std::mismatch(real_folder.begin(), real_folder.end(), real_file.begin(), real_file.end()).first !=
-        real_folder.end())
+    if (std::mismatch(real_folder.begin(), real_folder.end(), real_file.begin(), real_file.end())
+            .first != real_folder.end())
       refuse();
   }
   std::ifstream in(file, std::ios::binary);
@@ -331,14 +345,16 @@ inline model load(const std::filesystem::path& path) {
     throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
-  if (in.peek() == std::char_traits<char>::eof()) throw error("retarget: " + path.string() + " is empty");
+  if (in.peek() == std::char_traits<char>::eof())
+    throw error("retarget: " + path.string() + " is empty");
   onnx::ModelProto proto;
   {
     google::protobuf::io::IstreamInputStream stream(&in);
     google::protobuf::io::CodedInputStream coded(&stream);
     coded.SetTotalBytesLimit(INT_MAX);
     if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
+      throw error("retarget: " + path.string() +
+                  " is not a valid ONNX model (corrupt or truncated)");
   }
   const auto folder = path.parent_path();
   for (auto& t : *proto.mutable_graph()->mutable_initializer())

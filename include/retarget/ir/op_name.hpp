@@ -7,12 +7,11 @@
 #ifndef RETARGET_IR_OP_NAME_HPP
 #define RETARGET_IR_OP_NAME_HPP
 
-#include <retarget/ir/attribute.hpp>
-#include <retarget/ir/schema.hpp>
-
 #include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/schema.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -36,8 +35,7 @@ namespace detail {
 
 // The kinds of argument g.op takes after the name.
 template <class T>
-inline constexpr bool is_single_input =
-    std::is_same_v<T, value> || std::is_same_v<T, no_input_t>;
+inline constexpr bool is_single_input = std::is_same_v<T, value> || std::is_same_v<T, no_input_t>;
 template <class T>
 inline constexpr bool is_input_list = requires(const T& t) {
   { *std::begin(t) } -> std::convertible_to<const value&>;
@@ -95,10 +93,15 @@ constexpr op_check check_op(std::string_view full_name) noexcept {
       ++inputs;
     } else if constexpr (is_input_list<A>) {
       variadic = true;
-    } else if constexpr (requires { A::name; A::type; }) {
+    } else if constexpr (requires {
+                           A::name;
+                           A::type;
+                         }) {
       const int found = lookup(A::name, A::type);
-      if (found == 0) result = op_check::unknown_attribute;
-      else if (found == 1) result = op_check::attribute_kind_mismatch;
+      if (found == 0)
+        result = op_check::unknown_attribute;
+      else if (found == 1)
+        result = op_check::attribute_kind_mismatch;
     }
   };
   (visit(std::type_identity<std::remove_cvref_t<Args>>{}), ...);
@@ -118,13 +121,26 @@ void op_is_given_fewer_inputs_than_its_schema_requires();
 
 constexpr void report(op_check r) {
   switch (r) {
-    case op_check::ok: break;
-    case op_check::unknown_op: onnx_op_name_is_unknown_to_the_onnx_schemas(); break;
-    case op_check::unknown_custom_op: custom_domain_op_has_no_declared_schema(); break;
-    case op_check::unknown_attribute: attribute_name_is_not_in_the_ops_schema(); break;
-    case op_check::attribute_kind_mismatch: attribute_kind_does_not_match_the_ops_schema(); break;
-    case op_check::too_many_inputs: op_is_given_more_inputs_than_its_schema_allows(); break;
-    case op_check::too_few_inputs: op_is_given_fewer_inputs_than_its_schema_requires(); break;
+    case op_check::ok:
+      break;
+    case op_check::unknown_op:
+      onnx_op_name_is_unknown_to_the_onnx_schemas();
+      break;
+    case op_check::unknown_custom_op:
+      custom_domain_op_has_no_declared_schema();
+      break;
+    case op_check::unknown_attribute:
+      attribute_name_is_not_in_the_ops_schema();
+      break;
+    case op_check::attribute_kind_mismatch:
+      attribute_kind_does_not_match_the_ops_schema();
+      break;
+    case op_check::too_many_inputs:
+      op_is_given_more_inputs_than_its_schema_allows();
+      break;
+    case op_check::too_few_inputs:
+      op_is_given_fewer_inputs_than_its_schema_requires();
+      break;
   }
 }
 
@@ -136,18 +152,20 @@ constexpr void report(op_check r) {
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wgcc-compat"
 #define RETARGET_OP_CHECK(result, message) \
-  __attribute__((diagnose_if(detail::check_op<Schemas, Args...>(literal) == result, message, "error")))
-#define RETARGET_OP_CHECKS                                                                                   \
-  RETARGET_OP_CHECK(detail::op_check::unknown_op, "retarget: ONNX op name is unknown to the ONNX schemas")  \
-  RETARGET_OP_CHECK(detail::op_check::unknown_custom_op,                                                    \
-                    "retarget: custom-domain op has no declared schema")                                    \
-  RETARGET_OP_CHECK(detail::op_check::unknown_attribute,                                                    \
-                    "retarget: attribute name is not in the op's schema")                                   \
-  RETARGET_OP_CHECK(detail::op_check::attribute_kind_mismatch,                                              \
-                    "retarget: attribute kind does not match the op's schema")                              \
-  RETARGET_OP_CHECK(detail::op_check::too_many_inputs,                                                      \
-                    "retarget: op is given more inputs than its schema allows")                             \
-  RETARGET_OP_CHECK(detail::op_check::too_few_inputs,                                                       \
+  __attribute__((                          \
+      diagnose_if(detail::check_op<Schemas, Args...>(literal) == result, message, "error")))
+#define RETARGET_OP_CHECKS                                                      \
+  RETARGET_OP_CHECK(detail::op_check::unknown_op,                               \
+                    "retarget: ONNX op name is unknown to the ONNX schemas")    \
+  RETARGET_OP_CHECK(detail::op_check::unknown_custom_op,                        \
+                    "retarget: custom-domain op has no declared schema")        \
+  RETARGET_OP_CHECK(detail::op_check::unknown_attribute,                        \
+                    "retarget: attribute name is not in the op's schema")       \
+  RETARGET_OP_CHECK(detail::op_check::attribute_kind_mismatch,                  \
+                    "retarget: attribute kind does not match the op's schema")  \
+  RETARGET_OP_CHECK(detail::op_check::too_many_inputs,                          \
+                    "retarget: op is given more inputs than its schema allows") \
+  RETARGET_OP_CHECK(detail::op_check::too_few_inputs,                           \
                     "retarget: op is given fewer inputs than its schema requires")
 #else
 #define RETARGET_OP_CHECKS
@@ -157,8 +175,10 @@ template <class Schemas, class... Args>
 class basic_op_name {
  public:
   template <std::size_t N>
-  consteval basic_op_name(const char (&literal)[N]) RETARGET_OP_CHECKS  // NOLINT: implicit on purpose
-      : full_(literal, N - 1), checked_(true) {
+  consteval basic_op_name(const char (&literal)[N])
+      RETARGET_OP_CHECKS  // NOLINT: implicit on purpose
+      : full_(literal, N - 1),
+        checked_(true) {
 #if !defined(__clang__)
     detail::report(detail::check_op<Schemas, Args...>(full_));
 #endif
@@ -184,7 +204,8 @@ class basic_op_name {
 #endif
 
 // Compile-time validity of an op call, for static_assert-based tests:
-//   static_assert(retarget::ir::op_call_valid<no_schemas, value, decltype("mode"_s = "")>("Resize"));
+//   static_assert(retarget::ir::op_call_valid<no_schemas, value, decltype("mode"_s =
+//   "")>("Resize"));
 template <class Schemas, class... Args>
 constexpr bool op_call_valid(std::string_view full_name) noexcept {
   return detail::check_op<Schemas, Args...>(full_name) == detail::op_check::ok;

@@ -11,22 +11,21 @@
 #ifndef RETARGET_IR_SCHEMA_HPP
 #define RETARGET_IR_SCHEMA_HPP
 
-#include <retarget/core/error.hpp>
-#include <retarget/ir/attribute.hpp>
-#include <retarget/ir/detail/schema_registry.hpp>
-#include <retarget/ir/detail/schema_table.hpp>
-#include <retarget/ir/domain.hpp>
-
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <climits>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/detail/schema_table.hpp>
+#include <retarget/ir/domain.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -66,14 +65,17 @@ struct schemas {
   static constexpr std::array<op_schema, size> all = [] {
     std::array<op_schema, size> out{};
     [[maybe_unused]] std::size_t i = 0;
-    ((std::ranges::copy(Arrays, out.begin() + static_cast<std::ptrdiff_t>(i)), i += std::size(Arrays)), ...);
+    ((std::ranges::copy(Arrays, out.begin() + static_cast<std::ptrdiff_t>(i)),
+      i += std::size(Arrays)),
+     ...);
     return out;
   }();
 };
 using no_schemas = schemas<>;
 
 // "domain::Op" → ("domain", "Op"); "Op" → ("", "Op").
-constexpr std::pair<std::string_view, std::string_view> split_op_name(std::string_view full) noexcept {
+constexpr std::pair<std::string_view, std::string_view> split_op_name(
+    std::string_view full) noexcept {
   const auto sep = full.find("::");
   if (sep == std::string_view::npos) return {{}, full};
   return {full.substr(0, sep), full.substr(sep + 2)};
@@ -85,10 +87,9 @@ namespace detail {
 constexpr const op_entry* find_builtin(std::string_view domain, std::string_view name) noexcept {
   domain = canonical_domain(domain);
   const auto key = std::pair(domain, name);
-  const auto it = std::lower_bound(std::begin(schema_ops), std::end(schema_ops), key,
-                                   [](const op_entry& e, const auto& k) {
-                                     return std::pair(e.domain, e.name) < k;
-                                   });
+  const auto it = std::lower_bound(
+      std::begin(schema_ops), std::end(schema_ops), key,
+      [](const op_entry& e, const auto& k) { return std::pair(e.domain, e.name) < k; });
   return it != std::end(schema_ops) && it->domain == domain && it->name == name ? &*it : nullptr;
 }
 
@@ -124,7 +125,8 @@ inline std::vector<std::string> op_names_of(const std::string& domain) {
   static std::map<std::string, std::vector<std::string>> names;
   if (gathered != schema_generation()) {
     names.clear();
-    for (const auto& s : onnx::OpSchemaRegistry::get_all_schemas()) names[s.domain()].push_back(s.Name());
+    for (const auto& s : onnx::OpSchemaRegistry::get_all_schemas())
+      names[s.domain()].push_back(s.Name());
     // In name order: the registry's order changes as it grows, and the suggestions of equal
     // distance must not.
     for (auto& [domain, list] : names) {
@@ -142,7 +144,8 @@ inline std::vector<std::string> op_names_of(const std::string& domain) {
 // A ready shape function for element-wise custom ops: output 0 is like input 0.
 inline void same_as_first_input(onnx::InferenceContext& ctx) {
   detail::infer_first_input_type(ctx);
-  if (ctx.getNumInputs() > 0 && onnx::hasInputShape(ctx, 0)) onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
+  if (ctx.getNumInputs() > 0 && onnx::hasInputShape(ctx, 0))
+    onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
 }
 
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
@@ -150,14 +153,16 @@ inline void same_as_first_input(onnx::InferenceContext& ctx) {
 // emit, check or infer: they wait while a schema is added.
 inline void register_schemas(std::span<const op_schema> list) {
   if (detail::schema_registry_reader::held())
-    throw error("retarget: register_schemas called while this thread reads the schema registry "
-                "(from a shape function?); register schemas before emitting");
+    throw error(
+        "retarget: register_schemas called while this thread reads the schema registry "
+        "(from a shape function?); register schemas before emitting");
   const detail::schema_registry_writer writing;
   static std::set<std::tuple<std::string, std::string, int>> done;
   for (const auto& s : list) {
     if (is_standard_domain(s.domain))
-      throw error("retarget: custom op schema " + std::string(s.name) + " uses the standard domain '" +
-                  std::string(s.domain) + "'; give it a domain of its own");
+      throw error("retarget: custom op schema " + std::string(s.name) +
+                  " uses the standard domain '" + std::string(s.domain) +
+                  "'; give it a domain of its own");
     const auto key = std::tuple(std::string(s.domain), std::string(s.name), s.since_version);
     if (!done.insert(key).second) continue;
 
@@ -176,8 +181,9 @@ inline void register_schemas(std::span<const op_schema> list) {
       const bool variadic = s.max_inputs == INT_MAX && i == s.min_inputs;
       const std::string type = "I" + std::to_string(i);
       schema.Input(i, "input" + std::to_string(i), "", type,
-                   variadic ? onnx::OpSchema::Variadic
-                            : optional ? onnx::OpSchema::Optional : onnx::OpSchema::Single,
+                   variadic   ? onnx::OpSchema::Variadic
+                   : optional ? onnx::OpSchema::Optional
+                              : onnx::OpSchema::Single,
                    true, variadic ? 0 : 1);
       schema.TypeConstraint(type, tensor_types, "");
       if (variadic) break;
@@ -186,8 +192,9 @@ inline void register_schemas(std::span<const op_schema> list) {
       const bool variadic = s.max_outputs == INT_MAX && i == s.min_outputs;
       const std::string type = "O" + std::to_string(i);
       schema.Output(i, "output" + std::to_string(i), "", type,
-                    variadic ? onnx::OpSchema::Variadic
-                             : i >= s.min_outputs ? onnx::OpSchema::Optional : onnx::OpSchema::Single,
+                    variadic             ? onnx::OpSchema::Variadic
+                    : i >= s.min_outputs ? onnx::OpSchema::Optional
+                                         : onnx::OpSchema::Single,
                     true, variadic ? 0 : 1);
       schema.TypeConstraint(type, tensor_types, "");
       if (variadic) break;

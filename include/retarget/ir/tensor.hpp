@@ -5,10 +5,6 @@
 #ifndef RETARGET_IR_TENSOR_HPP
 #define RETARGET_IR_TENSOR_HPP
 
-#include <retarget/core/error.hpp>
-#include <retarget/ir/dims.hpp>
-#include <retarget/ir/dtype.hpp>
-
 #include <onnx/onnx_pb.h>
 
 #include <cstddef>
@@ -16,6 +12,9 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/dtype.hpp>
 #include <span>
 #include <string>
 #include <vector>

@@ -7,11 +7,6 @@
 #ifndef RETARGET_IR_TENSOR_FILE_HPP
 #define RETARGET_IR_TENSOR_FILE_HPP
 
-#include <retarget/core/error.hpp>
-#include <retarget/ir/atomic_file.hpp>
-#include <retarget/ir/detail/file_sink.hpp>
-#include <retarget/ir/tensor.hpp>
-
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -24,6 +19,10 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/tensor.hpp>
 #include <string>
 #include <utility>
 
@@ -38,7 +37,8 @@ inline tensor read_tensor_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
   // An empty file parses as a TensorProto with nothing set: it is refused here by name.
-  if (in.peek() == std::char_traits<char>::eof()) throw error("retarget: " + path.string() + " is empty");
+  if (in.peek() == std::char_traits<char>::eof())
+    throw error("retarget: " + path.string() + " is empty");
   onnx::TensorProto proto;
   google::protobuf::io::IstreamInputStream stream(&in);
   google::protobuf::io::CodedInputStream coded(&stream);
@@ -55,7 +55,8 @@ inline void write_tensor_file(const std::filesystem::path& path, const tensor& t
     throw error("retarget: cannot write " + path.string() + ": " + std::strerror(EISDIR));
   // Also caches the sizes that SerializeWithCachedSizes writes.
   if (t.proto().ByteSizeLong() >= (std::size_t{1} << 31))
-    throw error("retarget: cannot write " + path.string() + ": a TensorProto of 2 GiB or more cannot be serialized");
+    throw error("retarget: cannot write " + path.string() +
+                ": a TensorProto of 2 GiB or more cannot be serialized");
   atomic_file out(path);
   detail::file_sink sink(out);
   {

@@ -24,7 +24,8 @@ inline float half_to_float(std::uint16_t h) {
   const int mantissa = h & 0x3ff;
   if (exponent == 0) return static_cast<float>(sign * std::ldexp(mantissa, -24));
   if (exponent == 31)
-    return mantissa ? std::numeric_limits<float>::quiet_NaN() : sign * std::numeric_limits<float>::infinity();
+    return mantissa ? std::numeric_limits<float>::quiet_NaN()
+                    : sign * std::numeric_limits<float>::infinity();
   return static_cast<float>(sign * std::ldexp(mantissa + 1024, exponent - 25));
 }
 inline float bfloat16_to_float(std::uint16_t b) {
@@ -42,14 +43,16 @@ inline float bfloat16_to_float(std::uint16_t b) {
 inline std::vector<double> values_as_double(const tensor& t) {
   const auto& p = t.proto();
   if (p.data_location() == onnx::TensorProto::EXTERNAL)
-    throw error("retarget: tensor '" + p.name() + "' has its data in an external file, not in memory");
+    throw error("retarget: tensor '" + p.name() +
+                "' has its data in an external file, not in memory");
   std::vector<double> out;
   const bool raw = p.has_raw_data();
   const auto from_raw = [&]<class T>(T, auto convert) {
     const auto& bytes = p.raw_data();
     if (bytes.size() % sizeof(T) != 0)
       throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
-                  " bytes of data, not a whole number of " + std::string(to_string(t.type())) + " elements");
+                  " bytes of data, not a whole number of " + std::string(to_string(t.type())) +
+                  " elements");
     out.reserve(bytes.size() / sizeof(T));
     for (std::size_t i = 0; i < bytes.size(); i += sizeof(T)) {
       T v;
@@ -63,28 +66,52 @@ inline std::vector<double> values_as_double(const tensor& t) {
     for (auto v : field) out.push_back(static_cast<double>(convert(v)));
   };
   // Half precision sits in int32_data as its bits; 16-bit integers as their values.
-  const auto half_bits = [](auto convert) { return [convert](auto v) { return convert(static_cast<std::uint16_t>(v)); }; };
+  const auto half_bits = [](auto convert) {
+    return [convert](auto v) { return convert(static_cast<std::uint16_t>(v)); };
+  };
   switch (t.type()) {
-    case dtype::f32: raw ? from_raw(float{}, same) : typed(p.float_data(), same); break;
-    case dtype::f64: raw ? from_raw(double{}, same) : typed(p.double_data(), same); break;
+    case dtype::f32:
+      raw ? from_raw(float{}, same) : typed(p.float_data(), same);
+      break;
+    case dtype::f64:
+      raw ? from_raw(double{}, same) : typed(p.double_data(), same);
+      break;
     case dtype::f16:
-      raw ? from_raw(std::uint16_t{}, detail::half_to_float) : typed(p.int32_data(), half_bits(detail::half_to_float));
+      raw ? from_raw(std::uint16_t{}, detail::half_to_float)
+          : typed(p.int32_data(), half_bits(detail::half_to_float));
       break;
     case dtype::bf16:
       raw ? from_raw(std::uint16_t{}, detail::bfloat16_to_float)
           : typed(p.int32_data(), half_bits(detail::bfloat16_to_float));
       break;
-    case dtype::i64: raw ? from_raw(std::int64_t{}, same) : typed(p.int64_data(), same); break;
-    case dtype::i32: raw ? from_raw(std::int32_t{}, same) : typed(p.int32_data(), same); break;
-    case dtype::i16: raw ? from_raw(std::int16_t{}, same) : typed(p.int32_data(), same); break;
-    case dtype::i8: raw ? from_raw(std::int8_t{}, same) : typed(p.int32_data(), same); break;
-    case dtype::u64: raw ? from_raw(std::uint64_t{}, same) : typed(p.uint64_data(), same); break;
-    case dtype::u32: raw ? from_raw(std::uint32_t{}, same) : typed(p.uint64_data(), same); break;
-    case dtype::u16: raw ? from_raw(std::uint16_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::i64:
+      raw ? from_raw(std::int64_t{}, same) : typed(p.int64_data(), same);
+      break;
+    case dtype::i32:
+      raw ? from_raw(std::int32_t{}, same) : typed(p.int32_data(), same);
+      break;
+    case dtype::i16:
+      raw ? from_raw(std::int16_t{}, same) : typed(p.int32_data(), same);
+      break;
+    case dtype::i8:
+      raw ? from_raw(std::int8_t{}, same) : typed(p.int32_data(), same);
+      break;
+    case dtype::u64:
+      raw ? from_raw(std::uint64_t{}, same) : typed(p.uint64_data(), same);
+      break;
+    case dtype::u32:
+      raw ? from_raw(std::uint32_t{}, same) : typed(p.uint64_data(), same);
+      break;
+    case dtype::u16:
+      raw ? from_raw(std::uint16_t{}, same) : typed(p.int32_data(), same);
+      break;
     case dtype::u8:
-    case dtype::boolean: raw ? from_raw(std::uint8_t{}, same) : typed(p.int32_data(), same); break;
+    case dtype::boolean:
+      raw ? from_raw(std::uint8_t{}, same) : typed(p.int32_data(), same);
+      break;
     default:
-      throw error("retarget: no numeric values for a tensor of " + std::string(to_string(t.type())));
+      throw error("retarget: no numeric values for a tensor of " +
+                  std::string(to_string(t.type())));
   }
   std::uint64_t expected = 1;
   for (auto d : p.dims()) expected *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
@@ -118,7 +145,8 @@ inline tensor_statistics statistics(const tensor& t) {
   }
   if (s.count == 0) return tensor_statistics{0, 0, 0, 0, 0, s.non_finite};
   s.mean = sum / static_cast<double>(s.count);
-  s.stddev = std::sqrt(std::max(0.0, sum_of_squares / static_cast<double>(s.count) - s.mean * s.mean));
+  s.stddev =
+      std::sqrt(std::max(0.0, sum_of_squares / static_cast<double>(s.count) - s.mean * s.mean));
   return s;
 }
 

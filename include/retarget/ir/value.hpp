@@ -4,14 +4,13 @@
 #ifndef RETARGET_IR_VALUE_HPP
 #define RETARGET_IR_VALUE_HPP
 
-#include <retarget/core/error.hpp>
-#include <retarget/ir/dims.hpp>
-#include <retarget/ir/dtype.hpp>
-
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
 #include <optional>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/dtype.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,10 +23,10 @@ struct dim {
   std::string symbol;
 
   dim() = default;
-  dim(std::int64_t s) : size(s) {}                  // NOLINT: {1, 3, "height", "width"}
-  dim(int s) : size(s) {}                           // NOLINT
+  dim(std::int64_t s) : size(s) {}                    // NOLINT: {1, 3, "height", "width"}
+  dim(int s) : size(s) {}                             // NOLINT
   dim(std::string name) : symbol(std::move(name)) {}  // NOLINT
-  dim(const char* name) : symbol(name) {}           // NOLINT
+  dim(const char* name) : symbol(name) {}             // NOLINT
 
   bool is_static() const noexcept { return size >= 0; }
   bool is_symbolic() const noexcept { return !symbol.empty(); }
@@ -69,9 +68,12 @@ class value {
     require_shape("shape");
     std::vector<dim> out;
     for (const auto& d : type().tensor_type().shape().dim()) {
-      if (d.has_dim_value()) out.emplace_back(d.dim_value());
-      else if (d.has_dim_param()) out.emplace_back(d.dim_param());
-      else out.emplace_back();
+      if (d.has_dim_value())
+        out.emplace_back(d.dim_value());
+      else if (d.has_dim_param())
+        out.emplace_back(d.dim_param());
+      else
+        out.emplace_back();
     }
     return out;
   }

@@ -37,13 +37,14 @@ class parameter {
   // Takes the values from a buffer of the parameter's size.
   template <class T>
   void assign(std::span<const T> values) {
-    data_ = std::make_shared<const ir::tensor>(ir::tensor::from_raw(type_, dims_, std::as_bytes(values)));
+    data_ = std::make_shared<const ir::tensor>(
+        ir::tensor::from_raw(type_, dims_, std::as_bytes(values)));
   }
   // Takes a tensor of the parameter's dims and type.
   void assign(ir::tensor t) {
     if (t.dims() != dims_ || t.type() != type_)
-      throw error("retarget: parameter '" + name_ + "' is " + ir::format_dims(dims_) + ", the weights given are " +
-                  ir::format_dims(t.dims()));
+      throw error("retarget: parameter '" + name_ + "' is " + ir::format_dims(dims_) +
+                  ", the weights given are " + ir::format_dims(t.dims()));
     data_ = std::make_shared<const ir::tensor>(std::move(t));
   }
   void load(const std::filesystem::path& path) {

@@ -20,11 +20,11 @@
 
 namespace retarget::ops {
 
-using trace::ints;
 using symbolics::conv_options;
 using symbolics::interpolate_options;
 using symbolics::pool_options;
 using symbolics::reduce_options;
+using trace::ints;
 
 template <class Op, fixed_string Name>
 using op_function = trace::op_function<Op, Name>;
@@ -37,15 +37,11 @@ struct binary_function : rewritable<binary_function<Op, Name>, Name> {
     return trace::apply<Op>(a, b);
   }
   template <class B, class S>
-    requires std::is_arithmetic_v<S>
-  trace::tensor<B> origin(const trace::tensor<B>& a, S b) const {
-    return trace::apply<Op>(a, like(a, b));
-  }
+  requires std::is_arithmetic_v<S> trace::tensor<B> origin(const trace::tensor<B>& a, S b)
+  const { return trace::apply<Op>(a, like(a, b)); }
   template <class B, class S>
-    requires std::is_arithmetic_v<S>
-  trace::tensor<B> origin(S a, const trace::tensor<B>& b) const {
-    return trace::apply<Op>(like(b, a), b);
-  }
+  requires std::is_arithmetic_v<S> trace::tensor<B> origin(S a, const trace::tensor<B>& b)
+  const { return trace::apply<Op>(like(b, a), b); }
 
  private:
   template <class B>
@@ -54,7 +50,7 @@ struct binary_function : rewritable<binary_function<Op, Name>, Name> {
   }
 };
 
-#define RETARGET_BINARY_OP(name) \
+#define RETARGET_BINARY_OP(name)                             \
   using name##_fn = binary_function<symbolics::name, #name>; \
   inline constexpr name##_fn name{};
 RETARGET_BINARY_OP(add)
@@ -65,7 +61,7 @@ RETARGET_BINARY_OP(pow)
 #undef RETARGET_BINARY_OP
 
 // Each op: `using relu_fn = ...; inline constexpr relu_fn relu;`, named as in torch.
-#define RETARGET_OP(name, symbolic) \
+#define RETARGET_OP(name, symbolic)                          \
   using name##_fn = op_function<symbolics::symbolic, #name>; \
   inline constexpr name##_fn name{};
 RETARGET_OP(neg, neg)

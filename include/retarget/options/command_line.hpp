@@ -73,7 +73,9 @@ class arguments {
   }
   std::string required(std::string_view name, std::string_view what) {
     auto v = one(name);
-    if (!v) throw usage_error("retarget: " + std::string(name) + " " + std::string(what) + " is required");
+    if (!v)
+      throw usage_error("retarget: " + std::string(name) + " " + std::string(what) +
+                        " is required");
     return *v;
   }
   // The arguments that are not options; an option nobody took is an error, with the closest
@@ -84,8 +86,9 @@ class arguments {
       if (a.size() > 1 && a.front() == '-') {
         const std::string name = a.substr(0, a.find('='));
         throw usage_error("retarget: unknown option " + name +
-                          (known.empty() ? std::string()
-                                         : " (closest: " + join_names(closest_names(name, known)) + ")"));
+                          (known.empty()
+                               ? std::string()
+                               : " (closest: " + join_names(closest_names(name, known)) + ")"));
       }
       out.push_back(a);
     }
@@ -131,7 +134,8 @@ std::optional<T> parse_text(std::string_view text) {
     std::size_t start = 0;
     while (start <= text.size()) {
       const auto comma = text.find(',', start);
-      const auto piece = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+      const auto piece = text.substr(
+          start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
       const auto v = parse_text<typename T::value_type>(piece);
       if (!v) return std::nullopt;
       out.push_back(*v);
@@ -156,8 +160,9 @@ template <class S>
 void require_fields() {
   boost::mp11::mp_for_each<members_of<S>>([](auto d) {
     using M = std::remove_cvref_t<decltype(std::declval<S&>().*d.pointer)>;
-    static_assert(Field<M>, "retarget: a described member read from a command line is not a "
-                            "retarget::options::field");
+    static_assert(Field<M>,
+                  "retarget: a described member read from a command line is not a "
+                  "retarget::options::field");
   });
 }
 }  // namespace detail
@@ -171,23 +176,30 @@ std::string help() {
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(defaults.*d.pointer)>;
     if constexpr (Field<F>) {  // else require_fields has said what is wrong
-    using T = typename F::value_type;
-    std::string label;
-    if constexpr (std::is_same_v<T, bool>) label = "bool";
-    else if constexpr (std::is_integral_v<T>) label = "INT";
-    else if constexpr (std::is_floating_point_v<T>) label = "FLOAT";
-    else if constexpr (std::is_same_v<T, std::string>) label = "STR";
-    else if constexpr (detail::is_scalar_list<T>) label = "LIST";
-    else label = "JSON";
-    std::string line = "  " + option_name(d.name) + " " + label;
-    if (line.size() < 28)
-      line.resize(28, ' ');
-    else
-      line += "  ";
-    line += std::string(F::help);
-    if constexpr (std::is_same_v<T, std::string>)
-      if (!(defaults.*d.pointer).value.empty()) line += " (default: " + (defaults.*d.pointer).value + ")";
-    out += line + "\n";
+      using T = typename F::value_type;
+      std::string label;
+      if constexpr (std::is_same_v<T, bool>)
+        label = "bool";
+      else if constexpr (std::is_integral_v<T>)
+        label = "INT";
+      else if constexpr (std::is_floating_point_v<T>)
+        label = "FLOAT";
+      else if constexpr (std::is_same_v<T, std::string>)
+        label = "STR";
+      else if constexpr (detail::is_scalar_list<T>)
+        label = "LIST";
+      else
+        label = "JSON";
+      std::string line = "  " + option_name(d.name) + " " + label;
+      if (line.size() < 28)
+        line.resize(28, ' ');
+      else
+        line += "  ";
+      line += std::string(F::help);
+      if constexpr (std::is_same_v<T, std::string>)
+        if (!(defaults.*d.pointer).value.empty())
+          line += " (default: " + (defaults.*d.pointer).value + ")";
+      out += line + "\n";
     }
   });
   return out;
@@ -202,15 +214,15 @@ S from_command_line(arguments& args) {
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(s.*d.pointer)>;
     if constexpr (Field<F>) {  // else require_fields has said what is wrong
-    const std::string name = option_name(d.name);
-    const auto text = args.one(name);
-    if (!text) return;
-    using T = typename F::value_type;
-    auto v = parse_text<T>(*text);
-    if (!v)
-      throw usage_error("retarget: option " + name + " expects " + detail::expected<T>() + ", got '" +
-                        *text + "'");
-    (s.*d.pointer).value = std::move(*v);
+      const std::string name = option_name(d.name);
+      const auto text = args.one(name);
+      if (!text) return;
+      using T = typename F::value_type;
+      auto v = parse_text<T>(*text);
+      if (!v)
+        throw usage_error("retarget: option " + name + " expects " + detail::expected<T>() +
+                          ", got '" + *text + "'");
+      (s.*d.pointer).value = std::move(*v);
     }
   });
   return s;

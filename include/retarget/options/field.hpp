@@ -34,8 +34,9 @@ struct field {
   field() = default;
   field(T v) : value(std::move(v)) {}  // NOLINT: a field is set like its value
   template <class U>
-    requires std::constructible_from<T, U&&> && (!std::same_as<std::remove_cvref_t<U>, field>)
-  field(U&& v) : value(std::forward<U>(v)) {}  // NOLINT
+  requires std::constructible_from<T, U&&> &&
+      (!std::same_as<std::remove_cvref_t<U>, field>)field(U&& v)
+      : value(std::forward<U>(v)) {}  // NOLINT
 
   const T& operator*() const noexcept { return value; }
   const T* operator->() const noexcept { return &value; }

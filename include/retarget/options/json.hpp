@@ -37,14 +37,21 @@ class json_error : public error {
 // "a boolean", "an object", ...: what a JSON value is, for error messages.
 inline std::string_view json_kind(const boost::json::value& j) {
   switch (j.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "a boolean";
+    case boost::json::kind::null:
+      return "null";
+    case boost::json::kind::bool_:
+      return "a boolean";
     case boost::json::kind::int64:
-    case boost::json::kind::uint64: return "an integer";
-    case boost::json::kind::double_: return "a number";
-    case boost::json::kind::string: return "a string";
-    case boost::json::kind::array: return "an array";
-    case boost::json::kind::object: return "an object";
+    case boost::json::kind::uint64:
+      return "an integer";
+    case boost::json::kind::double_:
+      return "a number";
+    case boost::json::kind::string:
+      return "a string";
+    case boost::json::kind::array:
+      return "an array";
+    case boost::json::kind::object:
+      return "an object";
   }
   return "?";
 }
@@ -64,7 +71,8 @@ Key read_key(std::string_view key, const std::string& path) {
   if constexpr (std::is_same_v<Key, std::string>) {
     return std::string(key);
   } else {
-    static_assert(std::is_integral_v<Key>, "retarget: JSON object keys read as strings or integers");
+    static_assert(std::is_integral_v<Key>,
+                  "retarget: JSON object keys read as strings or integers");
     Key k{};
     const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), k);
     if (ec != std::errc() || end != key.data() + key.size())
@@ -89,11 +97,13 @@ S read_described(const boost::json::value& j, const std::string& path) {
       if (found || d.name != key) return;
       found = true;
       auto& target = value_of(out.*d.pointer);
-      target = from_json<std::remove_cvref_t<decltype(target)>>(value, path + "." + std::string(key));
+      target =
+          from_json<std::remove_cvref_t<decltype(target)>>(value, path + "." + std::string(key));
     });
     if (!found && key != "type")
-      throw json_error(path + "." + std::string(key),
-                       "is not a known key (closest: " + join_names(closest_names(key, names)) + ")");
+      throw json_error(
+          path + "." + std::string(key),
+          "is not a known key (closest: " + join_names(closest_names(key, names)) + ")");
   }
   return out;
 }
@@ -135,8 +145,9 @@ T from_json(const boost::json::value& j, const std::string& path) {
       return out;
     }
   } else {
-    static_assert(Described<T>, "retarget: a JSON value is read as a bool, number, string, "
-                                "vector, map, optional or a struct described with Describe");
+    static_assert(Described<T>,
+                  "retarget: a JSON value is read as a bool, number, string, "
+                  "vector, map, optional or a struct described with Describe");
     return detail::read_described<T>(j, path);
   }
   detail::wrong_type<T>(j, path);

@@ -9,8 +9,8 @@
 
 namespace retarget::symbolics {
 
-#define RETARGET_UNARY_SYMBOLIC(type, name, onnx_op)                  \
-  struct type : symbolic_op<type, name> {                             \
+#define RETARGET_UNARY_SYMBOLIC(type, name, onnx_op)                             \
+  struct type : symbolic_op<type, name> {                                        \
     static value symbolic(graph& g, const value& x) { return g.op(onnx_op, x); } \
   };
 RETARGET_UNARY_SYMBOLIC(neg, "neg", "Neg")
@@ -19,9 +19,11 @@ RETARGET_UNARY_SYMBOLIC(sigmoid, "sigmoid", "Sigmoid")
 RETARGET_UNARY_SYMBOLIC(tanh, "tanh", "Tanh")
 #undef RETARGET_UNARY_SYMBOLIC
 
-#define RETARGET_BINARY_SYMBOLIC(type, name, onnx_op)                                        \
-  struct type : symbolic_op<type, name> {                                                    \
-    static value symbolic(graph& g, const value& a, const value& b) { return g.op(onnx_op, a, b); } \
+#define RETARGET_BINARY_SYMBOLIC(type, name, onnx_op)                 \
+  struct type : symbolic_op<type, name> {                             \
+    static value symbolic(graph& g, const value& a, const value& b) { \
+      return g.op(onnx_op, a, b);                                     \
+    }                                                                 \
   };
 RETARGET_BINARY_SYMBOLIC(add, "add", "Add")
 RETARGET_BINARY_SYMBOLIC(sub, "sub", "Sub")
@@ -35,7 +37,8 @@ struct gelu : symbolic_op<gelu, "gelu"> {
   // x * 0.5 * (1 + erf(x / sqrt(2))), the form torch exports before opset 20.
   static value symbolic(graph& g, const value& x) {
     const auto e = g.op("Erf", g.op("Div", x, scalar_like(g, x, std::sqrt(2.0))));
-    return g.op("Mul", g.op("Mul", x, g.op("Add", e, scalar_like(g, x, 1.0))), scalar_like(g, x, 0.5));
+    return g.op("Mul", g.op("Mul", x, g.op("Add", e, scalar_like(g, x, 1.0))),
+                scalar_like(g, x, 0.5));
   }
 };
 struct silu : symbolic_op<silu, "silu"> {
@@ -66,11 +69,14 @@ struct log_softmax : symbolic_op<log_softmax, "log_softmax"> {
 };
 
 struct where : symbolic_op<where, "where"> {
-  static value symbolic(graph& g, const value& c, const value& a, const value& b) { return g.op("Where", c, a, b); }
+  static value symbolic(graph& g, const value& c, const value& a, const value& b) {
+    return g.op("Where", c, a, b);
+  }
 };
 
 struct clamp : symbolic_op<clamp, "clamp"> {
-  static value symbolic(graph& g, const value& x, std::optional<double> lo, std::optional<double> hi = std::nullopt) {
+  static value symbolic(graph& g, const value& x, std::optional<double> lo,
+                        std::optional<double> hi = std::nullopt) {
     require_opset(g, 11, "clamp");
     const auto bound = [&](std::optional<double> v) {
       return v ? std::optional<value>(scalar_like(g, x, *v)) : std::nullopt;

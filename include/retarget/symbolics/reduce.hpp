@@ -3,9 +3,9 @@
 #define RETARGET_SYMBOLICS_REDUCE_HPP
 
 #include <cstdint>
-#include <vector>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/symbolics/helpers.hpp>
+#include <vector>
 
 namespace retarget::symbolics {
 
@@ -15,7 +15,8 @@ struct reduce_options {
 };
 
 namespace detail {
-inline value reduce(graph& g, const char* op, const value& x, const reduce_options& o, bool axes_as_input) {
+inline value reduce(graph& g, const char* op, const value& x, const reduce_options& o,
+                    bool axes_as_input) {
   ir::node_spec spec;
   spec.op_type = op;
   spec.inputs = {x};

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <vector>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/symbolics/helpers.hpp>
+#include <vector>
 
 namespace retarget::symbolics {
 
@@ -23,7 +23,8 @@ struct flatten : symbolic_op<flatten, "flatten"> {
     const auto r = x.rank();
     start = normalized_axis(start, r);
     end = normalized_axis(end, r);
-    if (end == static_cast<std::int64_t>(r) - 1 && start == 1) return g.op("Flatten", x, "axis"_i = 1);
+    if (end == static_cast<std::int64_t>(r) - 1 && start == 1)
+      return g.op("Flatten", x, "axis"_i = 1);
     ints shape;
     for (std::int64_t i = 0; i < start; ++i) shape.push_back(0);
     shape.push_back(-1);
@@ -37,7 +38,9 @@ struct flatten : symbolic_op<flatten, "flatten"> {
 };
 
 struct permute : symbolic_op<permute, "permute"> {
-  static value symbolic(graph& g, const value& x, const ints& dims) { return g.op("Transpose", x, "perm"_i = dims); }
+  static value symbolic(graph& g, const value& x, const ints& dims) {
+    return g.op("Transpose", x, "perm"_i = dims);
+  }
 };
 
 struct transpose : symbolic_op<transpose, "transpose"> {
@@ -60,7 +63,9 @@ struct squeeze : symbolic_op<squeeze, "squeeze"> {
 };
 
 struct unsqueeze : symbolic_op<unsqueeze, "unsqueeze"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim) { return symbolic(g, x, ints{dim}); }
+  static value symbolic(graph& g, const value& x, std::int64_t dim) {
+    return symbolic(g, x, ints{dim});
+  }
   static value symbolic(graph& g, const value& x, const ints& dims) {
     if (g.opset() >= 13) return g.op("Unsqueeze", x, ints_constant(g, dims));
     return g.op(runtime_op("Unsqueeze"), x, "axes"_i = dims);
@@ -74,7 +79,8 @@ struct cat : symbolic_op<cat, "cat"> {
 };
 
 struct split : symbolic_op<split, "split"> {
-  static std::vector<value> symbolic(graph& g, const value& x, const ints& sizes, std::int64_t dim = 0) {
+  static std::vector<value> symbolic(graph& g, const value& x, const ints& sizes,
+                                     std::int64_t dim = 0) {
     ir::node_spec spec;
     spec.op_type = "Split";
     spec.inputs = {x};
@@ -94,11 +100,11 @@ struct split : symbolic_op<split, "split"> {
 };
 
 struct slice : symbolic_op<slice, "slice"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim, std::int64_t start, std::int64_t end,
-                        std::int64_t step = 1) {
+  static value symbolic(graph& g, const value& x, std::int64_t dim, std::int64_t start,
+                        std::int64_t end, std::int64_t step = 1) {
     require_opset(g, 10, "slice");
-    return g.op("Slice", x, ints_constant(g, {start}), ints_constant(g, {end}), ints_constant(g, {dim}),
-                ints_constant(g, {step}));
+    return g.op("Slice", x, ints_constant(g, {start}), ints_constant(g, {end}),
+                ints_constant(g, {dim}), ints_constant(g, {step}));
   }
 };
 
@@ -131,7 +137,8 @@ struct repeat : symbolic_op<repeat, "repeat"> {
     if (sizes.size() < rank) throw error("retarget: repeat needs at least as many sizes as dims");
     if (sizes.size() > rank) {
       ints axes;
-      for (std::size_t i = 0; i < sizes.size() - rank; ++i) axes.push_back(static_cast<std::int64_t>(i));
+      for (std::size_t i = 0; i < sizes.size() - rank; ++i)
+        axes.push_back(static_cast<std::int64_t>(i));
       input = unsqueeze::symbolic(g, x, axes);
     }
     return g.op("Tile", input, ints_constant(g, sizes));
@@ -141,8 +148,8 @@ struct repeat : symbolic_op<repeat, "repeat"> {
 struct pad : symbolic_op<pad, "pad"> {
   // torch's pads run from the last dim: (left, right, top, bottom, ...); ONNX's are all the
   // begins, then all the ends, from the first dim.
-  static value symbolic(graph& g, const value& x, const ints& pads, const std::string& mode = "constant",
-                        double fill = 0) {
+  static value symbolic(graph& g, const value& x, const ints& pads,
+                        const std::string& mode = "constant", double fill = 0) {
     require_opset(g, 11, "pad");
     const auto rank = x.rank();
     ints onnx_pads(2 * rank, 0);
@@ -152,10 +159,10 @@ struct pad : symbolic_op<pad, "pad"> {
       onnx_pads[d + rank] = pads[2 * i + 1];
     }
     const std::string onnx_mode = mode == "replicate" ? "edge" : mode;
-    return g.op("Pad", x, ints_constant(g, onnx_pads), scalar_like(g, x, fill), "mode"_s = onnx_mode);
+    return g.op("Pad", x, ints_constant(g, onnx_pads), scalar_like(g, x, fill),
+                "mode"_s = onnx_mode);
   }
 };
-
 
 struct shape : symbolic_op<shape, "shape"> {
   static value symbolic(graph& g, const value& x) { return g.op("Shape", x); }

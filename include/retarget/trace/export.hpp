@@ -8,18 +8,16 @@
 #ifndef RETARGET_TRACE_EXPORT_HPP
 #define RETARGET_TRACE_EXPORT_HPP
 
+#include <array>
+#include <boost/mp11/algorithm.hpp>
+#include <cstddef>
+#include <optional>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/trace/session.hpp>
 #include <retarget/trace/tensor.hpp>
-
-#include <boost/mp11/algorithm.hpp>
-
-#include <array>
-#include <cstddef>
-#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -35,8 +33,8 @@ struct input_spec {
 };
 
 struct export_options {
-  int opset = ir::default_opset;                  // 7 to 17
-  std::vector<std::string> output_names = {};       // default: output, output_1, ...
+  int opset = ir::default_opset;               // 7 to 17
+  std::vector<std::string> output_names = {};  // default: output, output_1, ...
   std::vector<std::pair<std::string, std::string>> metadata = {};
 };
 
@@ -50,8 +48,9 @@ inline std::string to_string(const rewrite_log& log) {
   std::string out;
   for (const auto& r : log.records()) {
     if (!out.empty()) out += "; ";
-    out += std::string(to_string(r.kind)) + " " + std::string(r.target) + ": " + std::string(r.rewrite) +
-           " rewrite, " + std::to_string(r.count) + (r.count == 1 ? " call" : " calls");
+    out += std::string(to_string(r.kind)) + " " + std::string(r.target) + ": " +
+           std::string(r.rewrite) + " rewrite, " + std::to_string(r.count) +
+           (r.count == 1 ? " call" : " calls");
   }
   return out;
 }
@@ -76,32 +75,39 @@ template <Backend B, class Model, std::size_t N, class Config = no_config>
 export_result export_onnx(const Model& model, const input_spec (&inputs)[N], const Config& cfg = {},
                           const export_options& options = {}) {
   if (options.opset < 7 || options.opset > ir::max_opset)
-    throw error("retarget: export opset " + std::to_string(options.opset) + " is out of range: 7 to " +
-                std::to_string(ir::max_opset));
-  trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{} : trace::config_ref(cfg));
+    throw error("retarget: export opset " + std::to_string(options.opset) +
+                " is out of range: 7 to " + std::to_string(ir::max_opset));
+  trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{}
+                                                                    : trace::config_ref(cfg));
   for (std::size_t i = 0; i < N; ++i) {
-    if (inputs[i].name.empty()) throw error("retarget: input " + std::to_string(i) + " has no name");
+    if (inputs[i].name.empty())
+      throw error("retarget: input " + std::to_string(i) + " has no name");
     for (std::size_t j = 0; j < i; ++j)
-      if (inputs[i].name == inputs[j].name) throw error("retarget: input name '" + inputs[i].name + "' is used twice");
+      if (inputs[i].name == inputs[j].name)
+        throw error("retarget: input name '" + inputs[i].name + "' is used twice");
     for (std::size_t d = 0; d < inputs[i].shape.size(); ++d)
       if (inputs[i].shape[d].size < -1)
         throw error("retarget: input '" + inputs[i].name + "' dim " + std::to_string(d) + " is " +
-                    std::to_string(inputs[i].shape[d].size) + ": a size is at least 0; name a dynamic dim instead");
+                    std::to_string(inputs[i].shape[d].size) +
+                    ": a size is at least 0; name a dynamic dim instead");
   }
   std::array<trace::tensor<B>, N> traced;
   for (std::size_t i = 0; i < N; ++i)
-    traced[i] = trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
+    traced[i] =
+        trace::tensor<B>(s, s.graph().input(inputs[i].name, inputs[i].dtype, inputs[i].shape));
   const auto result = std::apply([&](const auto&... t) { return model(t...); }, traced);
 
   std::vector<ir::value> outputs;
   detail::collect_outputs(result, outputs);
   if (options.output_names.size() > outputs.size())
-    throw error("retarget: " + std::to_string(options.output_names.size()) + " output names given for " +
-                std::to_string(outputs.size()) + (outputs.size() == 1 ? " output" : " outputs"));
+    throw error("retarget: " + std::to_string(options.output_names.size()) +
+                " output names given for " + std::to_string(outputs.size()) +
+                (outputs.size() == 1 ? " output" : " outputs"));
   for (std::size_t i = 0; i < options.output_names.size(); ++i) {
     const auto& name = options.output_names[i];
     for (std::size_t j = 0; j < i; ++j)
-      if (name == options.output_names[j]) throw error("retarget: output name '" + name + "' is used twice");
+      if (name == options.output_names[j])
+        throw error("retarget: output name '" + name + "' is used twice");
     for (const auto& in : inputs)  // an input returned as it is may keep its name
       if (name == in.name && outputs[i].name() != name)
         throw error("retarget: output name '" + name + "' is also an input's name");
@@ -122,8 +128,9 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
 
 // The backend named at run time (from a config), among a compile-time list of backends.
 template <class Backends, class Model, std::size_t N, class Config = no_config>
-export_result export_onnx(std::string_view backend, const Model& model, const input_spec (&inputs)[N],
-                          const Config& cfg = {}, const export_options& options = {}) {
+export_result export_onnx(std::string_view backend, const Model& model,
+                          const input_spec (&inputs)[N], const Config& cfg = {},
+                          const export_options& options = {}) {
   std::optional<export_result> result;
   std::vector<std::string_view> names;
   boost::mp11::mp_for_each<Backends>([&](auto tag) {

@@ -25,9 +25,12 @@ namespace detail {
 
 template <class First, class... Rest>
 session& session_of(const First& first, const Rest&... rest) {
-  if constexpr (is_tensor_v<First>) return first.owner();
-  else if constexpr (requires { first.front().owner(); }) return first.front().owner();
-  else return session_of(rest...);
+  if constexpr (is_tensor_v<First>)
+    return first.owner();
+  else if constexpr (requires { first.front().owner(); })
+    return first.front().owner();
+  else
+    return session_of(rest...);
 }
 
 template <class T>
@@ -56,7 +59,10 @@ auto raise(session& s, R&& result) {
   using T = std::remove_cvref_t<R>;
   if constexpr (std::is_same_v<T, ir::value>) {
     return tensor<B>(s, result);
-  } else if constexpr (requires { std::tuple_size<T>::value; typename T::value_type; }) {
+  } else if constexpr (requires {
+                         std::tuple_size<T>::value;
+                         typename T::value_type;
+                       }) {
     std::array<tensor<B>, std::tuple_size<T>::value> out;
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = tensor<B>(s, result[i]);
     return out;
@@ -74,15 +80,15 @@ template <class Op, class... A>
 auto apply(const A&... args) {
   using B = backend_of_t<A...>;
   session& s = detail::session_of(args...);
-  return detail::raise<B>(s, retarget::call<B>(s.environment(), Op{}, s.graph(), detail::lower(args)...));
+  return detail::raise<B>(
+      s, retarget::call<B>(s.environment(), Op{}, s.graph(), detail::lower(args)...));
 }
 
 // An op of the library: a rewritable function whose origin applies the symbolic op Op.
 template <class Op, fixed_string Name>
 struct op_function : rewritable<op_function<Op, Name>, Name> {
   template <class First, class... A>
-    requires(!is_rewrite_context_v<First>)
-  auto origin(const First& first, const A&... args) const {
+  requires(!is_rewrite_context_v<First>) auto origin(const First& first, const A&... args) const {
     return apply<Op>(first, args...);
   }
 };

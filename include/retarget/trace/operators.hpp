@@ -32,7 +32,7 @@ auto operator+(const tensor<B>& a, const R& b) -> decltype(detail::arithmetic_ca
   return detail::arithmetic_call<plus>(a, b);
 }
 template <class B, class L>
-  requires std::is_arithmetic_v<L>
+requires std::is_arithmetic_v<L>
 auto operator+(L a, const tensor<B>& b) -> decltype(detail::arithmetic_call<plus>(a, b)) {
   return detail::arithmetic_call<plus>(a, b);
 }
@@ -41,16 +41,17 @@ auto operator-(const tensor<B>& a, const R& b) -> decltype(detail::arithmetic_ca
   return detail::arithmetic_call<minus>(a, b);
 }
 template <class B, class L>
-  requires std::is_arithmetic_v<L>
+requires std::is_arithmetic_v<L>
 auto operator-(L a, const tensor<B>& b) -> decltype(detail::arithmetic_call<minus>(a, b)) {
   return detail::arithmetic_call<minus>(a, b);
 }
 template <class B, class R>
-auto operator*(const tensor<B>& a, const R& b) -> decltype(detail::arithmetic_call<multiplies>(a, b)) {
+auto operator*(const tensor<B>& a, const R& b)
+    -> decltype(detail::arithmetic_call<multiplies>(a, b)) {
   return detail::arithmetic_call<multiplies>(a, b);
 }
 template <class B, class L>
-  requires std::is_arithmetic_v<L>
+requires std::is_arithmetic_v<L>
 auto operator*(L a, const tensor<B>& b) -> decltype(detail::arithmetic_call<multiplies>(a, b)) {
   return detail::arithmetic_call<multiplies>(a, b);
 }
@@ -59,7 +60,7 @@ auto operator/(const tensor<B>& a, const R& b) -> decltype(detail::arithmetic_ca
   return detail::arithmetic_call<divides>(a, b);
 }
 template <class B, class L>
-  requires std::is_arithmetic_v<L>
+requires std::is_arithmetic_v<L>
 auto operator/(L a, const tensor<B>& b) -> decltype(detail::arithmetic_call<divides>(a, b)) {
   return detail::arithmetic_call<divides>(a, b);
 }

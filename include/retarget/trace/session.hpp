@@ -3,14 +3,12 @@
 #ifndef RETARGET_TRACE_SESSION_HPP
 #define RETARGET_TRACE_SESSION_HPP
 
+#include <boost/core/demangle.hpp>
+#include <memory>
 #include <retarget/core/error.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/core/rewrite_log.hpp>
 #include <retarget/ir/graph.hpp>
-
-#include <boost/core/demangle.hpp>
-
-#include <memory>
 #include <string>
 #include <typeinfo>
 #include <unordered_map>
@@ -33,7 +31,8 @@ class config_ref {
   template <class T>
   const T& as() const {
     if (!holds<T>())
-      throw error("retarget: the deploy config is " + (type_ ? boost::core::demangle(type_->name()) : std::string("absent")) +
+      throw error("retarget: the deploy config is " +
+                  (type_ ? boost::core::demangle(type_->name()) : std::string("absent")) +
                   ", not the " + boost::core::demangle(typeid(T).name()) + " a rewrite asked for");
     return *static_cast<const T*>(object_);
   }
@@ -58,11 +57,13 @@ class session {
 
   // The initializer of a parameter, made once however often the parameter is used; it shares
   // the parameter's bytes rather than copying them.
-  ir::value parameter(const void* key, const std::string& name, std::shared_ptr<const ir::tensor> data) {
+  ir::value parameter(const void* key, const std::string& name,
+                      std::shared_ptr<const ir::tensor> data) {
     if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
     std::string unique = name.empty() ? "param_" + std::to_string(parameters_.size()) : name;
     // A graph input may already have the name: the parameter takes the next free one.
-    for (int k = 1; names_.count(unique) || graph_.has_name(unique); ++k) unique = name + "_" + std::to_string(k);
+    for (int k = 1; names_.count(unique) || graph_.has_name(unique); ++k)
+      unique = name + "_" + std::to_string(k);
     names_.insert(unique);
     const auto v = graph_.initializer(unique, std::move(data));
     parameters_.emplace(key, v);

@@ -4,13 +4,12 @@
 #ifndef RETARGET_TRACE_TENSOR_HPP
 #define RETARGET_TRACE_TENSOR_HPP
 
+#include <array>
+#include <cstdint>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/rewrite_env.hpp>
 #include <retarget/ir/value.hpp>
 #include <retarget/trace/session.hpp>
-
-#include <array>
-#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -36,7 +35,8 @@ class tensor {
     const auto s = shape();
     const auto n = static_cast<std::int64_t>(s.size());
     if (i < -n || i >= n)
-      throw error("retarget: dim " + std::to_string(i) + " of a tensor of rank " + std::to_string(n));
+      throw error("retarget: dim " + std::to_string(i) + " of a tensor of rank " +
+                  std::to_string(n));
     return s[static_cast<std::size_t>(i < 0 ? i + n : i)];
   }
 

@@ -118,7 +118,8 @@ struct onnxruntime_manager {
     out += node.empty() ? "not found on PATH" : node.string();
     out += "\nworker folder: ";
     const auto dir = runtime_dir();
-    out += dir.empty() ? "not found (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
+    out +=
+        dir.empty() ? "not found (set RETARGET_ORT_DIR or the param's runtime_dir)" : dir.string();
     out += "\nonnxruntime-node: ";
     const auto v = installed_version();
     out += v.empty() ? "not installed there (npm install --ignore-scripts onnxruntime-node@1.30.0)"
@@ -129,10 +130,12 @@ struct onnxruntime_manager {
     return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
   }
   // ONNX Runtime runs the ONNX file itself: it is copied into place.
-  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file,
+                                                 const param& p) {
     return retarget::backend::copy_model_into_place(onnx_file, model_files(p).front());
   }
-  static onnxruntime_wrapper build_wrapper(const retarget::backend::file_list& files, const param& p) {
+  static onnxruntime_wrapper build_wrapper(const retarget::backend::file_list& files,
+                                           const param& p) {
     if (files.empty()) throw error("retarget: onnxruntime needs the model file");
     if (runtime_dir(p).empty()) throw error("retarget: onnxruntime: " + check_env());
     return onnxruntime_wrapper(files.front(), runtime_dir(p));

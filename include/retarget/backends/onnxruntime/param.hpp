@@ -10,7 +10,8 @@ namespace retarget::backends {
 
 struct onnxruntime_param {
   options::field<std::string, "The working directory: where the model files go."> work_dir{"."};
-  options::file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{"end2end"};
+  options::file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{
+      "end2end"};
   options::field<std::string,
                  "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
                  "empty: $RETARGET_ORT_DIR, else the one installed with retarget">

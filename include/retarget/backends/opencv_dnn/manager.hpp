@@ -104,7 +104,9 @@ struct opencv_dnn_manager {
 #if RETARGET_HAS_OPENCV_DNN
   static bool is_available() { return true; }  // linked in
   static std::string version() { return "OpenCV " CV_VERSION " DNN"; }
-  static std::string check_env() { return "OpenCV " CV_VERSION ", DNN module linked in; runs on the CPU"; }
+  static std::string check_env() {
+    return "OpenCV " CV_VERSION ", DNN module linked in; runs on the CPU";
+  }
 #else
   static bool is_available() { return false; }
   static std::string version() { return "not built in"; }
@@ -113,7 +115,8 @@ struct opencv_dnn_manager {
   static retarget::backend::file_list model_files(const param& p) {
     return {std::filesystem::path(*p.work_dir) / p.file_name.resolved()};
   }
-  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file,
+                                                 const param& p) {
     return retarget::backend::copy_model_into_place(onnx_file, model_files(p).front());
   }
   static opencv_dnn_wrapper build_wrapper(const retarget::backend::file_list& files, const param&) {

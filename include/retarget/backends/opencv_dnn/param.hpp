@@ -10,7 +10,8 @@ namespace retarget::backends {
 
 struct opencv_dnn_param {
   options::field<std::string, "The working directory: where the model files go."> work_dir{"."};
-  options::file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{"end2end"};
+  options::file_field<".onnx", "File name of the model; .onnx is added when missing."> file_name{
+      "end2end"};
 };
 BOOST_DESCRIBE_STRUCT(opencv_dnn_param, (), (work_dir, file_name))
 

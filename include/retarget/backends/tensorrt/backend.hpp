@@ -24,7 +24,8 @@ struct retarget::function_rewrite<retarget::ops::repeat_fn, retarget::backends::
   template <class B>
   static trace::tensor<B> call(const auto& ctx, const trace::tensor<B>& x, const ops::ints& sizes) {
     if (x.rank() == 1 && sizes.size() == 1)
-      return ops::squeeze(ctx.origin(ops::unsqueeze(x, std::int64_t{0}), ops::ints{1, sizes[0]}), ops::ints{0});
+      return ops::squeeze(ctx.origin(ops::unsqueeze(x, std::int64_t{0}), ops::ints{1, sizes[0]}),
+                          ops::ints{0});
     return ctx.origin(x, sizes);
   }
 };

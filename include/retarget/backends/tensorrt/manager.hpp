@@ -37,7 +37,9 @@ struct tensorrt_manager {
     return true;
   }
 
-  static bool is_available() { return !retarget::backend::find_program("trtexec").empty() && has_library(); }
+  static bool is_available() {
+    return !retarget::backend::find_program("trtexec").empty() && has_library();
+  }
   static std::string version() {
     return is_available() ? "TensorRT (trtexec found)" : "not installed";
   }
@@ -61,7 +63,8 @@ struct tensorrt_manager {
   static std::vector<std::string> shape_options(const param& p) {
     if (p.model_inputs->empty()) return {};
     std::string min, opt, max;
-    const auto append = [](std::string& out, const std::string& name, const std::vector<std::int64_t>& dims) {
+    const auto append = [](std::string& out, const std::string& name,
+                           const std::vector<std::int64_t>& dims) {
       out += (out.empty() ? "" : ",") + name + ":";
       for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "x" : "") + std::to_string(dims[i]);
     };
@@ -72,20 +75,21 @@ struct tensorrt_manager {
     }
     return {"--minShapes=" + min, "--optShapes=" + opt, "--maxShapes=" + max};
   }
-  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file, const param& p) {
+  static retarget::backend::file_list to_backend(const std::filesystem::path& onnx_file,
+                                                 const param& p) {
     const auto trtexec = retarget::backend::find_program("trtexec");
     if (trtexec.empty()) throw error("retarget: tensorrt: cannot build an engine: " + check_env());
     const auto engine = model_files(p).front();
-    std::vector<std::string> command{trtexec.string(), "--onnx=" + onnx_file.string(),
-                                     "--saveEngine=" + engine.string(),
-                                     "--memPoolSize=workspace:" +
-                                         std::to_string(*p.common_config->max_workspace_size >> 20)};
+    std::vector<std::string> command{
+        trtexec.string(), "--onnx=" + onnx_file.string(), "--saveEngine=" + engine.string(),
+        "--memPoolSize=workspace:" + std::to_string(*p.common_config->max_workspace_size >> 20)};
     if (*p.common_config->fp16_mode) command.push_back("--fp16");
     for (auto& option : shape_options(p)) command.push_back(std::move(option));
     if (const int status = retarget::backend::run_program(command); status != 0) {
       std::string line;
       for (const auto& a : command) line += (line.empty() ? "" : " ") + a;
-      throw error("retarget: tensorrt: trtexec failed (exit status " + std::to_string(status) + "): " + line);
+      throw error("retarget: tensorrt: trtexec failed (exit status " + std::to_string(status) +
+                  "): " + line);
     }
     return {engine};
   }

@@ -15,7 +15,8 @@ namespace retarget::backends {
 // The builder's settings, spelled as in MMDeploy's TensorRT configs.
 struct tensorrt_common_config {
   options::field<bool, "Build the engine in FP16."> fp16_mode{false};
-  options::field<std::int64_t, "The builder's workspace, in bytes."> max_workspace_size{std::int64_t{1} << 30};
+  options::field<std::int64_t, "The builder's workspace, in bytes."> max_workspace_size{
+      std::int64_t{1} << 30};
 };
 BOOST_DESCRIBE_STRUCT(tensorrt_common_config, (), (fp16_mode, max_workspace_size))
 
@@ -32,12 +33,13 @@ BOOST_DESCRIBE_STRUCT(tensorrt_model_input, (), (input_shapes))
 
 struct tensorrt_param {
   options::field<std::string, "The working directory: where the engine goes."> work_dir{"."};
-  options::file_field<".engine", "File name of the serialized engine; .engine is added when missing.">
+  options::file_field<".engine",
+                      "File name of the serialized engine; .engine is added when missing.">
       file_name{"end2end"};
   options::field<tensorrt_common_config, "Builder settings: fp16_mode, max_workspace_size (bytes).">
       common_config;
   options::field<std::vector<tensorrt_model_input>,
-        "Per model: input_shapes, each input's min_shape, opt_shape and max_shape.">
+                 "Per model: input_shapes, each input's min_shape, opt_shape and max_shape.">
       model_inputs;
 };
 

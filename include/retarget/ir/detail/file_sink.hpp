@@ -2,12 +2,11 @@
 #ifndef RETARGET_IR_DETAIL_FILE_SINK_HPP
 #define RETARGET_IR_DETAIL_FILE_SINK_HPP
 
-#include <retarget/ir/atomic_file.hpp>
-
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include <cstddef>
 #include <exception>
+#include <retarget/ir/atomic_file.hpp>
 
 namespace retarget::ir::detail {
 

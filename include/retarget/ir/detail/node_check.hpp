@@ -5,15 +5,6 @@
 #ifndef RETARGET_IR_DETAIL_NODE_CHECK_HPP
 #define RETARGET_IR_DETAIL_NODE_CHECK_HPP
 
-#include <retarget/core/closest_names.hpp>
-#include <retarget/core/error.hpp>
-#include <retarget/ir/attribute.hpp>
-#include <retarget/ir/dims.hpp>
-#include <retarget/ir/domain.hpp>
-#include <retarget/ir/dtype.hpp>
-#include <retarget/ir/schema.hpp>
-#include <retarget/ir/detail/value_table.hpp>
-
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
@@ -21,6 +12,14 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <retarget/core/closest_names.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/value_table.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/domain.hpp>
+#include <retarget/ir/dtype.hpp>
+#include <retarget/ir/schema.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -31,13 +30,15 @@ namespace retarget::ir::detail {
 // "retarget: Resize (opset 17)", "retarget: mmdeploy::TRTBatchedNMS (mmdeploy opset 1)": how
 // every error about a node begins.
 inline std::string node_where(const onnx::NodeProto& node, int version) {
-  const std::string op = node.domain().empty() ? node.op_type() : node.domain() + "::" + node.op_type();
+  const std::string op =
+      node.domain().empty() ? node.op_type() : node.domain() + "::" + node.op_type();
   return "retarget: " + op + " (" + (node.domain().empty() ? "opset " : node.domain() + " opset ") +
          std::to_string(version) + ")";
 }
 
 // "x float32 [1, 3, n], w float32 [8, 3, 3]": what inference was given, for its errors.
-inline std::string describe_inputs(const onnx::NodeProto& node, const value_table::type_map& types) {
+inline std::string describe_inputs(const onnx::NodeProto& node,
+                                   const value_table::type_map& types) {
   std::string out;
   for (const auto& in : node.input()) {
     if (!out.empty()) out += ", ";
@@ -68,13 +69,15 @@ inline const onnx::OpSchema& schema_for(const onnx::NodeProto& node, int version
     throw error(node_where(node, version) + ": the op first appears in opset " +
                 std::to_string(any->since_version()));
   const auto names = op_names_of(node.domain());
-  if (names.empty()) throw error(node_where(node, version) + ": unknown op (the domain has no declared schemas)");
+  if (names.empty())
+    throw error(node_where(node, version) + ": unknown op (the domain has no declared schemas)");
   throw error(node_where(node, version) + ": unknown op (closest: " +
               retarget::join_names(retarget::closest_names(node.op_type(), names)) + ")");
 }
 
 // The checks that name the attribute, and the counts, before the schema's own Verify.
-inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx::NodeProto& node, int version) {
+inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx::NodeProto& node,
+                                        int version) {
   const auto where = [&] { return node_where(node, version); };
   const auto& declared = schema.attributes();
   std::unordered_set<std::string> given;
@@ -93,7 +96,8 @@ inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx
                   std::string(to_string(static_cast<attr_type>(it->second.type))));
   }
   for (const auto& [n, a] : declared)
-    if (a.required && !given.count(n)) throw error(where() + ": missing required attribute '" + n + "'");
+    if (a.required && !given.count(n))
+      throw error(where() + ": missing required attribute '" + n + "'");
   const int inputs = node.input_size();
   if (inputs < schema.min_input() || inputs > schema.max_input())
     throw error(where() + ": " + std::to_string(inputs) + " inputs given, the schema takes " +
@@ -107,7 +111,8 @@ inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx
 // ONNX's inference for some ops reads input dims without checking the rank first (RNN, GRU
 // and LSTM at opset 1 crash on an X of rank below 2, as fuzzing found): their ranks are
 // checked before it runs.
-inline void check_ranks(const onnx::NodeProto& node, int version, const value_table::type_map& types) {
+inline void check_ranks(const onnx::NodeProto& node, int version,
+                        const value_table::type_map& types) {
   struct rank_rule {
     std::string_view op;
     int input, rank;
@@ -129,8 +134,9 @@ inline void check_ranks(const onnx::NodeProto& node, int version, const value_ta
     return it->second->tensor_type().shape().dim_size();
   };
   const auto refuse = [&](int input, int rank, const std::string& wanted) {
-    throw error(node_where(node, version) + ": input " + std::to_string(input) + " '" + node.input(input) +
-                "' has rank " + std::to_string(rank) + ", the op takes rank " + wanted);
+    throw error(node_where(node, version) + ": input " + std::to_string(input) + " '" +
+                node.input(input) + "' has rank " + std::to_string(rank) + ", the op takes rank " +
+                wanted);
   };
   for (const auto& r : rules)
     if (const auto rank = rank_of(r.input); node.op_type() == r.op && rank && *rank != r.rank)
@@ -140,15 +146,16 @@ inline void check_ranks(const onnx::NodeProto& node, int version, const value_ta
     const auto rank = rank_of(r.input), like = rank_of(r.like);
     if (rank && like && *rank != *like)
       refuse(r.input, *rank,
-             std::to_string(*like) + " (that of input " + std::to_string(r.like) + " '" + node.input(r.like) + "')");
+             std::to_string(*like) + " (that of input " + std::to_string(r.like) + " '" +
+                 node.input(r.like) + "')");
   }
 }
 
 // The inputs' element types against the schema's type constraints: a type the op does not
 // take, or two inputs of one constraint (Mul's T) with different types. Inference alone
 // lets the second through, and the model fails only when an engine loads it.
-inline void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProto& node, int version,
-                              const value_table::type_map& types) {
+inline void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProto& node,
+                              int version, const value_table::type_map& types) {
   onnx::NodeProto inputs_only;  // no attributes: subgraphs play no part here
   *inputs_only.mutable_input() = node.input();
   onnx::shape_inference::InferenceContextImpl ctx(inputs_only, types, {}, {});
@@ -162,7 +169,8 @@ inline void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProt
 
 // Every check, in order; the node's schema when it passes. The caller holds a
 // schema_registry_reader.
-inline const onnx::OpSchema& check_node(const onnx::NodeProto& node, int version, const value_table::type_map& types) {
+inline const onnx::OpSchema& check_node(const onnx::NodeProto& node, int version,
+                                        const value_table::type_map& types) {
   const auto& schema = schema_for(node, version);
   check_attributes_and_counts(schema, node, version);
   try {
