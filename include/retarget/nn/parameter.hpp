@@ -47,9 +47,11 @@ class parameter {
                   ", the weights given are " + ir::format_dims(t.dims()));
     data_ = std::make_shared<const ir::tensor>(std::move(t));
   }
+  // A file that cannot be read says so with its name; weights that do not fit get it added.
   void load(const std::filesystem::path& path) {
+    auto t = ir::read_tensor_file(path);
     try {
-      assign(ir::read_tensor_file(path));
+      assign(std::move(t));
     } catch (const error& e) {
       throw error(std::string(e.what()) + " (" + path.string() + ")");
     }

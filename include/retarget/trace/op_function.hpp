@@ -11,6 +11,7 @@
 #include <retarget/core/call.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/core/rewritable.hpp>
+#include <retarget/core/symbolic.hpp>
 #include <retarget/ir/value.hpp>
 #include <retarget/trace/tensor.hpp>
 #include <type_traits>
