@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
     saved = clock::now();
   }
 
+  // Saved as deploy saves, 1 GiB fits one file: the weights are inline, with no .data file.
+  const auto data_file = path.string() + ".data";
+  const auto data_bytes =
+      std::filesystem::exists(data_file) ? std::filesystem::file_size(data_file) : 0;
   std::printf(
       "{\"peer\": \"retarget\", \"path\": \"%s\", \"weight_bytes\": %ju, \"baseline_rss\": %ju, "
       "\"peak_rss\": %ju, \"export_seconds\": %.6f, \"check_seconds\": %.6f, "
@@ -111,5 +115,5 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(checked - exported).count(),
       std::chrono::duration<double>(saved - checked).count(),
       static_cast<std::uintmax_t>(std::filesystem::file_size(path)),
-      static_cast<std::uintmax_t>(std::filesystem::file_size(path.string() + ".data")));
+      static_cast<std::uintmax_t>(data_bytes));
 }
