@@ -2,15 +2,19 @@
 // 2048 x 2048 floats (16 MiB each), exported and saved with the weights in a .data file.
 // The weights should go from the parameters to the file without a copy of them in the
 // protobuf, so the process's peak resident set should stay near the weights' size.
+// "deploy" takes the path of `retarget deploy`: a deploy config's export options (named
+// dynamic axes of the input and the output), the model's check, then the save.
 //
-//   benchmark_memory_export OUT_DIR
-// prints one JSON line: the weights' bytes, the resident set before the weights were made,
-// the peak resident set of the whole process (VmHWM), and the export and save times.
+//   benchmark_memory_export OUT_DIR [export|deploy]
+// prints one JSON line: the path taken, the weights' bytes, the resident set before the
+// weights were made, the peak resident set of the whole process (VmHWM), and the export,
+// check (deploy only) and save times.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <retarget/config.hpp>
 #include <retarget/retarget.hpp>
 #include <span>
 #include <string>
@@ -57,30 +61,59 @@ struct stack : retarget::rewritable_module<stack, "Stack"> {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+  const std::string mode = argc == 3 ? argv[2] : "export";
+  if ((argc != 2 && argc != 3) || (mode != "export" && mode != "deploy")) {
+    std::fprintf(stderr, "usage: %s OUT_DIR [export|deploy]\n", argv[0]);
     return 2;
   }
-  const auto path = std::filesystem::path(argv[1]) / "memory_retarget.onnx";
+  const std::filesystem::path dir = argv[1];
+  auto path = dir / "memory_retarget.onnx";
   const auto baseline = status_bytes("VmRSS");
   const stack model;
   const auto weight_bytes = static_cast<std::uint64_t>(layers) * width * width * sizeof(float);
 
-  const auto start = std::chrono::steady_clock::now();
-  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
-      model, {{"input", retarget::ir::dtype::f32, {1, width}}});
-  const auto exported = std::chrono::steady_clock::now();
-  retarget::ir::save(result.model, path, {.external_data_threshold = 1024});
-  const auto saved = std::chrono::steady_clock::now();
+  using clock = std::chrono::steady_clock;
+  clock::time_point start, exported, checked, saved;
+  if (mode == "export") {
+    start = clock::now();
+    auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
+        model, {{"input", retarget::ir::dtype::f32, {1, width}}});
+    exported = checked = clock::now();
+    retarget::ir::save(result.model, path, {.external_data_threshold = 1024});
+    saved = clock::now();
+  } else {
+    namespace config = retarget::config;
+    std::ofstream(dir / "memory_deploy.json")
+        << R"({"onnx_config": {"input_names": ["input"], "output_names": ["output"],
+  "dynamic_axes": {"input": {"0": "batch"}, "output": {"0": "batch"}},
+  "save_file": "memory_deploy.onnx"}, "backend_config": {"type": "onnxruntime"}})";
+    const auto cfg = config::load_deploy_config(dir / "memory_deploy.json");
+    path = dir / *cfg.onnx.save_file;
+    start = clock::now();
+    const retarget::input_spec specs[] = {
+        config::input_spec_for(cfg, 0, 1, retarget::ir::dtype::f32, {1, width})};
+    auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
+        model, specs, cfg, config::export_options_for(cfg));
+    exported = clock::now();
+    result.model.check();
+    checked = clock::now();
+    retarget::ir::save(result.model, path);  // as retarget deploy saves
+    saved = clock::now();
+  }
 
+  // Saved as deploy saves, 1 GiB fits one file: the weights are inline, with no .data file.
+  const auto data_file = path.string() + ".data";
+  const auto data_bytes =
+      std::filesystem::exists(data_file) ? std::filesystem::file_size(data_file) : 0;
   std::printf(
-      "{\"peer\": \"retarget\", \"weight_bytes\": %ju, \"baseline_rss\": %ju, \"peak_rss\": %ju, "
-      "\"export_seconds\": %.6f, \"save_seconds\": %.6f, \"model_file_bytes\": %ju, "
-      "\"data_file_bytes\": %ju}\n",
-      static_cast<std::uintmax_t>(weight_bytes), static_cast<std::uintmax_t>(baseline),
-      static_cast<std::uintmax_t>(status_bytes("VmHWM")),
+      "{\"peer\": \"retarget\", \"path\": \"%s\", \"weight_bytes\": %ju, \"baseline_rss\": %ju, "
+      "\"peak_rss\": %ju, \"export_seconds\": %.6f, \"check_seconds\": %.6f, "
+      "\"save_seconds\": %.6f, \"model_file_bytes\": %ju, \"data_file_bytes\": %ju}\n",
+      mode.c_str(), static_cast<std::uintmax_t>(weight_bytes),
+      static_cast<std::uintmax_t>(baseline), static_cast<std::uintmax_t>(status_bytes("VmHWM")),
       std::chrono::duration<double>(exported - start).count(),
-      std::chrono::duration<double>(saved - exported).count(),
+      std::chrono::duration<double>(checked - exported).count(),
+      std::chrono::duration<double>(saved - checked).count(),
       static_cast<std::uintmax_t>(std::filesystem::file_size(path)),
-      static_cast<std::uintmax_t>(std::filesystem::file_size(path.string() + ".data")));
+      static_cast<std::uintmax_t>(data_bytes));
 }

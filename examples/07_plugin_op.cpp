@@ -183,7 +183,7 @@ int main() {
   trt.model.check();
   show(trt);
   std::printf("  opset imports:");
-  for (const auto& o : trt.model.proto().opset_import())
+  for (const auto& o : trt.model.proto_without_shared_bytes().opset_import())
     std::printf(" %s %lld", o.domain().empty() ? "ai.onnx" : o.domain().c_str(),
                 static_cast<long long>(o.version()));
   std::printf("\n  tensorrt engine: %s; the plugin's implementation is TensorRT's side\n",

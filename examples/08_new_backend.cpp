@@ -528,7 +528,6 @@ int main(int argc, char** argv) {
     }
     auto exported = retarget::export_onnx<typename M::backend>(
         my_add, specs, cfg, retarget::config::export_options_for(cfg));
-    retarget::config::finish_export(cfg, exported.model);
     exported.model.check();
     const auto onnx_file = dir / "deploy" / *cfg.onnx.save_file;
     fs::create_directories(onnx_file.parent_path());

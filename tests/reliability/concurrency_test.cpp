@@ -58,8 +58,10 @@ struct conv_net : retarget::rewritable_module<conv_net, "ConvNet"> {
   }
 };
 
-// The bytes rx::save writes for the model: deterministic serialization.
-std::string bytes_of(const rx::model& m) {
+// The bytes rx::save writes for the model: deterministic serialization, of a copy that holds
+// the weights.
+std::string bytes_of(rx::model m) {
+  m.materialize();
   std::string out;
   google::protobuf::io::StringOutputStream stream(&out);
   google::protobuf::io::CodedOutputStream coded(&stream);

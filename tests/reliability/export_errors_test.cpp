@@ -157,6 +157,29 @@ TEST(ExportErrors, OutputNamesDuplicatedOrTaken) {
   EXPECT_NO_THROW(r.model.check());
 }
 
+TEST(ExportErrors, OutputDynamicAxesNameOutputsAndTheirAxes) {
+  const retarget::input_spec inputs[] = {{"x", rx::dtype::f32, {2, 3}},
+                                         {"y", rx::dtype::f32, {2, 3}}};
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, inputs, retarget::no_config{},
+                  {.output_dynamic_axes = {{"output", {{2, "depth"}}}}});
+            }),
+            "retarget: export option output_dynamic_axes.output.2 is not an axis of output "
+            "'output', which has rank 2");
+  EXPECT_EQ(error_of([&] {
+              retarget::export_onnx<bk::onnxruntime>(
+                  add, inputs, retarget::no_config{},
+                  {.output_dynamic_axes = {{"outptu", {{0, "batch"}}}}});
+            }),
+            "retarget: export option output_dynamic_axes.outptu names no output (closest: "
+            "output)");
+  auto r = retarget::export_onnx<bk::onnxruntime>(
+      add, inputs, retarget::no_config{}, {.output_dynamic_axes = {{"output", {{0, "batch"}}}}});
+  EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), "batch");
+  EXPECT_EQ(r.model.graph().output(0).type().tensor_type().shape().dim(1).dim_value(), 3);
+}
+
 TEST(ExportErrors, InputNamedLikeAParameterLeavesTheParameterAnotherName) {
   const nn::Linear fc("fc", 4, 2);
   const auto model = [&](const T& x) { return fc(x); };

@@ -168,7 +168,7 @@ TEST(Srcnn, ConcurrentExportsEqualSequentialOnes) {
                               strange, {{"input", rx::dtype::f32, {1, 3, "h", "w"}},
                                         {"factor", rx::dtype::f32, {4}}});
     std::string out;
-    r.model.proto().SerializeToString(&out);
+    r.model.materialize().proto().SerializeToString(&out);
     return out;
   };
   const std::string first = bytes(0), second = bytes(1);

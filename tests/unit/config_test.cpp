@@ -6,6 +6,7 @@
 #include <fstream>
 #include <retarget/backends.hpp>
 #include <retarget/config.hpp>
+#include <retarget/retarget.hpp>
 
 namespace {
 
@@ -239,6 +240,46 @@ TEST_F(Configs, TheOnnxConfigShapesTheExport) {
                                          "nor an output (closest: input, output)"),
             std::string::npos)
       << spec_error_of("b.json");
+}
+
+TEST_F(Configs, TheExportItselfNamesOutputAxesAndListsTheWeightsAsInputs) {
+  write("a.json", R"({"onnx_config": {"input_names": ["lr"], "output_names": ["sr"],
+    "dynamic_axes": {"lr": {"0": "batch"}, "sr": {"0": "batch", "1": "features"}},
+    "keep_initializers_as_inputs": true}, "backend_config": {"type": "onnxruntime"}})");
+  const auto cfg = rc::load_deploy_config(dir_ / "a.json");
+  const retarget::nn::Linear fc("fc", 4, 2);
+  const retarget::input_spec specs[] = {
+      rc::input_spec_for(cfg, 0, 1, retarget::ir::dtype::f32, {1, 4})};
+  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(fc, specs, cfg,
+                                                                       rc::export_options_for(cfg));
+  const auto& g = result.model.graph();
+  const auto& out = g.output(0).type().tensor_type().shape();
+  EXPECT_EQ(g.output(0).name(), "sr");
+  EXPECT_EQ(out.dim(0).dim_param(), "batch");
+  EXPECT_EQ(out.dim(1).dim_param(), "features");
+  ASSERT_EQ(g.initializer_size(), 2);
+  ASSERT_EQ(g.input_size(), 3);  // lr, then the weight and the bias
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(g.input(i + 1).name(), g.initializer(i).name());
+    EXPECT_EQ(g.input(i + 1).type().tensor_type().shape().dim_size(), g.initializer(i).dims_size());
+  }
+  EXPECT_NO_THROW(result.model.check());
+  EXPECT_EQ(result.model.shared_initializers().size(), 2u);  // and nothing was copied
+
+  write("b.json", R"({"onnx_config": {"dynamic_axes": {"output": {"2": "depth"}}},
+    "backend_config": {"type": "onnxruntime"}})");
+  const auto other = rc::load_deploy_config(dir_ / "b.json");
+  const retarget::input_spec input[] = {
+      rc::input_spec_for(other, 0, 1, retarget::ir::dtype::f32, {1, 4})};
+  try {
+    retarget::export_onnx<retarget::backends::onnxruntime>(fc, input, other,
+                                                           rc::export_options_for(other));
+    ADD_FAILURE() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(shown(e),
+              "retarget: DIR/b.json: onnx_config.dynamic_axes.output.2 is not an axis of output "
+              "'output', which has rank 2");
+  }
 }
 
 }  // namespace

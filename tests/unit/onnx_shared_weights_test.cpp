@@ -1,6 +1,7 @@
 // Initializers that share their bytes with a tensor held elsewhere (a module's parameter):
-// the model refers to them until its proto is needed whole, and save() writes them straight
-// from the tensor, with the same bytes as a model holding copies.
+// the model refers to them until materialize() copies them in, check() does without them,
+// and save() writes them straight from the tensor, with the same bytes as a model holding
+// copies.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -59,12 +60,25 @@ class OnnxSharedWeights : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilItsProtoIsNeeded) {
+TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilMaterialized) {
   auto m = conv_model();
   ASSERT_EQ(m.shared_initializers().size(), 2u);
   EXPECT_TRUE(m.proto_without_shared_bytes().graph().initializer(0).raw_data().empty());
+  EXPECT_TRUE(m.graph().initializer(0).raw_data().empty());  // the graph is read as it is
+  EXPECT_EQ(m.graph().initializer(0).dims_size(), 4);
   EXPECT_EQ(weight_.use_count(), 2);
+  // The whole proto is not there to read until the copy is asked for.
+  try {
+    (void)m.proto();
+    ADD_FAILURE() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "retarget: the model shares the bytes of 2 initializers with their tensors: "
+              "materialize() copies them into its proto (graph(), check() and save() do "
+              "without)");
+  }
 
+  m.materialize();
   EXPECT_EQ(m.graph().initializer(0).raw_data(), weight_->proto().raw_data());
   EXPECT_EQ(m.graph().initializer(0).name(), "w");
   EXPECT_EQ(m.graph().initializer(1).raw_data(), bias_->proto().raw_data());
@@ -73,10 +87,46 @@ TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilItsProtoIsNeeded) {
   EXPECT_NO_THROW(m.check());
 }
 
+TEST_F(OnnxSharedWeights, CheckLeavesTheWeightsShared) {
+  auto m = conv_model();
+  EXPECT_NO_THROW(m.check());
+  EXPECT_EQ(m.shared_initializers().size(), 2u);
+  EXPECT_TRUE(m.proto_without_shared_bytes().graph().initializer(0).raw_data().empty());
+  EXPECT_EQ(weight_.use_count(), 2);
+  m.infer_shapes();  // which records the types it infers, and copies no weight either
+  EXPECT_EQ(m.shared_initializers().size(), 2u);
+  EXPECT_TRUE(m.graph().initializer(0).raw_data().empty());
+  EXPECT_EQ(m.graph().initializer_size(), 2);
+  EXPECT_EQ(m.graph().input_size(), 1);
+
+  // What the checker and strict inference refuse, they still refuse: the shared bias added
+  // to the input, which it does not broadcast to, and a node reading a value that is nowhere.
+  auto bad = conv_model();
+  auto& add = *bad.proto_without_shared_bytes().mutable_graph()->add_node();
+  add.set_op_type("Add");
+  for (const char* in : {"x", "b"}) add.add_input(in);
+  add.add_output("z");
+  try {
+    bad.check();
+    ADD_FAILURE() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("Incompatible dimensions"), std::string::npos) << e.what();
+  }
+  bad.proto_without_shared_bytes().mutable_graph()->mutable_node(1)->set_input(0, "nowhere");
+  try {
+    bad.check();
+    ADD_FAILURE() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("retarget: model check failed: "), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("nowhere"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(bad.shared_initializers().size(), 2u);
+}
+
 TEST_F(OnnxSharedWeights, SavedInlineAsACopyWouldBe) {
   auto shared = conv_model();
   auto source = conv_model();
-  rx::model whole(source.proto());  // materialized: holds its bytes
+  rx::model whole(source.materialize().proto());  // materialized: holds its bytes
   ASSERT_TRUE(whole.shared_initializers().empty());
 
   rx::save(shared, dir_ / "shared.onnx");
@@ -92,7 +142,7 @@ TEST_F(OnnxSharedWeights, SavedInlineAsACopyWouldBe) {
 TEST_F(OnnxSharedWeights, SavedToExternalDataAsACopyWouldBe) {
   auto shared = conv_model();
   auto whole_source = conv_model();
-  rx::model whole(whole_source.proto());
+  rx::model whole(whole_source.materialize().proto());
   const rx::save_options external{.external_data_threshold = 1024,
                                   .external_data_file = "weights.bin"};
   rx::save(shared, dir_ / "a.onnx", external);
@@ -103,7 +153,7 @@ TEST_F(OnnxSharedWeights, SavedToExternalDataAsACopyWouldBe) {
   EXPECT_EQ(data_bytes.size(), 6912u);  // the weight; the bias stays inline, spliced
   // The model is as it was: no external-data entries left behind.
   EXPECT_EQ(shared.proto_without_shared_bytes().graph().initializer(0).external_data_size(), 0);
-  EXPECT_EQ(shared.proto().SerializeAsString(), whole.proto().SerializeAsString());
+  EXPECT_EQ(shared.materialize().proto().SerializeAsString(), whole.proto().SerializeAsString());
 }
 
 TEST_F(OnnxSharedWeights, AFailedSaveLeavesNoFileAndTheModelAsItWas) {
@@ -124,7 +174,8 @@ TEST_F(OnnxSharedWeights, AFailedSaveLeavesNoFileAndTheModelAsItWas) {
   EXPECT_TRUE(fs::is_empty(dir_));
   EXPECT_EQ(m.shared_initializers().size(), 2u);
   auto source = conv_model();
-  EXPECT_EQ(m.proto().SerializeAsString(), rx::model(source.proto()).proto().SerializeAsString());
+  EXPECT_EQ(m.materialize().proto().SerializeAsString(),
+            source.materialize().proto().SerializeAsString());
 }
 
 TEST_F(OnnxSharedWeights, ShapeInferenceSeesSharedValues) {
@@ -161,7 +212,7 @@ TEST_F(OnnxSharedWeights, AnExportedModelKeepsTheWeightsItWasGiven) {
       retarget::export_onnx<retarget::backends::onnxruntime>(fc, {{"x", rx::dtype::f32, {1, 4}}});
   fc.weight.assign(std::span<const float>(second));
   ASSERT_EQ(result.model.shared_initializers().size(), 1u);
-  const auto& raw = result.model.graph().initializer(0).raw_data();
+  const auto& raw = result.model.materialize().graph().initializer(0).raw_data();
   ASSERT_EQ(raw.size(), 32u);
   float v = 0;
   std::memcpy(&v, raw.data(), sizeof v);

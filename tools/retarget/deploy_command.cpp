@@ -137,7 +137,6 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
       const typename E::model model;
       auto exported =
           retarget::export_onnx<B>(model, specs, cfg, retarget::config::export_options_for(cfg));
-      retarget::config::finish_export(cfg, exported.model);
       exported.model.check();
       const auto onnx_file = staging.path() / *cfg.onnx.save_file;
       retarget::ir::save(exported.model, onnx_file);

@@ -1,10 +1,11 @@
 // What a deploy config's onnx_config means for an export: the inputs' specs (names, static
-// sizes, dynamic axes) and the export options.
+// sizes, dynamic axes) and the export options (the rest), which the export applies as it
+// builds the model.
 //
 //   const auto cfg = retarget::config::load_deploy_config(path);
 //   auto result = retarget::export_onnx<B>(model, {config::input_spec_for(cfg, 0, 1, f32, dims)},
 //                                         config, config::export_options_for(cfg));
-//   config::finish_export(cfg, result.model);
+//   result.model.check();
 #ifndef RETARGET_CONFIG_EXPORT_HPP
 #define RETARGET_CONFIG_EXPORT_HPP
 
@@ -13,7 +14,6 @@
 #include <retarget/config/deploy_config.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/ir/dtype.hpp>
-#include <retarget/ir/model.hpp>
 #include <retarget/trace/export.hpp>
 #include <string>
 #include <vector>
@@ -62,39 +62,25 @@ inline input_spec input_spec_for(const deploy_config& cfg, std::size_t index, st
   return spec;
 }
 
+// The opset, output names, the outputs' dynamic axes and keep_initializers_as_inputs, for
+// the export itself to apply; an axis an output does not have is reported at its config key.
 inline export_options export_options_for(const deploy_config& cfg) {
   export_options out;
   out.opset = static_cast<int>(*cfg.onnx.opset_version);
   out.output_names = *cfg.onnx.output_names;
   out.metadata.emplace_back("retarget:config", cfg.document.file().string());
+  for (const auto& [name, axes] : *cfg.onnx.dynamic_axes)
+    if (std::find(out.output_names.begin(), out.output_names.end(), name) != out.output_names.end())
+      out.output_dynamic_axes.emplace(name, axes);
+  out.initializers_as_inputs = *cfg.onnx.keep_initializers_as_inputs;
+  out.refuse = [document = cfg.document](const std::string& path, const std::string& problem) {
+    const std::string option = "output_dynamic_axes.";
+    document.fail(path.rfind(option, 0) == 0
+                      ? "onnx_config.dynamic_axes." + path.substr(option.size())
+                      : "onnx_config." + path,
+                  problem);
+  };
   return out;
-}
-
-// After the export: output dims named by dynamic_axes, and the weights listed as inputs when
-// keep_initializers_as_inputs says so.
-inline void finish_export(const deploy_config& cfg, ir::model& m) {
-  auto& graph = *m.proto().mutable_graph();
-  for (auto& output : *graph.mutable_output()) {
-    const auto it = cfg.onnx.dynamic_axes->find(output.name());
-    if (it == cfg.onnx.dynamic_axes->end()) continue;
-    auto* shape = output.mutable_type()->mutable_tensor_type()->mutable_shape();
-    for (const auto& [axis, name] : it->second) {
-      if (axis < 0 || axis >= shape->dim_size())
-        cfg.document.fail("onnx_config.dynamic_axes." + output.name() + "." + std::to_string(axis),
-                          "is not an axis of output '" + output.name() + "', which has rank " +
-                              std::to_string(shape->dim_size()));
-      shape->mutable_dim(static_cast<int>(axis))->set_dim_param(name);
-    }
-  }
-  if (*cfg.onnx.keep_initializers_as_inputs)
-    for (const auto& init : graph.initializer()) {
-      auto* input = graph.add_input();
-      input->set_name(init.name());
-      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
-      tensor_type->set_elem_type(init.data_type());
-      auto* shape = tensor_type->mutable_shape();
-      for (auto d : init.dims()) shape->add_dim()->set_dim_value(d);
-    }
 }
 
 }  // namespace retarget::config

@@ -93,7 +93,7 @@ inline void count_ops(const onnx::GraphProto& g, std::map<std::string, std::size
 }  // namespace detail
 
 inline model_summary summarize(const model& m) {
-  const auto& proto = m.proto();
+  const auto& proto = m.proto_without_shared_bytes();  // a shared weight counts by its dims
   const auto& g = proto.graph();
   model_summary out;
   out.ir_version = proto.ir_version();

@@ -1,5 +1,6 @@
 // A finished model: the graph, its opset imports, the producer, and metadata (the target
 // backend, the rewrites applied). check() runs ONNX's checker and strict shape inference.
+// An export's weights stay in its parameters: proto() is there once materialize() copies them.
 //
 //   auto m = retarget::ir::make_model(std::move(g), {.metadata = {{"backend", "tensorrt"}}});
 //   m.check();
@@ -10,8 +11,6 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include <atomic>
-#include <mutex>
 #include <optional>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
@@ -19,6 +18,7 @@
 #include <retarget/ir/graph.hpp>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,22 +54,39 @@ class model {
   model(onnx::ModelProto proto, std::vector<shared_initializer> shared)
       : proto_(std::move(proto)), shared_(std::move(shared)) {}
 
-  // The whole proto. Shared initializers get their bytes copied in at the first call: only
-  // what needs the proto itself pays for the copy, which save() does not.
+  // The whole proto. While the model shares weights (an export's parameters) it has none:
+  // materialize() copies them in, so that a copy of the weights is seen where it is made.
   const onnx::ModelProto& proto() const {
-    materialize();
+    require_whole();
     return proto_;
   }
   onnx::ModelProto& proto() {
-    materialize();
+    require_whole();
     return proto_;
   }
-  const onnx::GraphProto& graph() const { return proto().graph(); }
+  // Copies the shared weights into the proto, once; the model then holds all its bytes.
+  model& materialize() {
+    auto& initializers = *proto_.mutable_graph()->mutable_initializer();
+    for (const auto& s : shared_) {
+      if (s.index < 0 || s.index >= initializers.size())
+        throw error("retarget: shared initializer " + std::to_string(s.index) +
+                    " is no longer in the model");
+      initializers[s.index].set_raw_data(s.data->proto().raw_data());
+    }
+    shared_.clear();
+    return *this;
+  }
+
+  // The graph: nodes, inputs, outputs, types, and initializers by name, type and dims. A
+  // shared initializer's entry has no bytes (shared_initializers() has them): reading the
+  // graph copies nothing.
+  const onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
 
   // For writers that stream the weights: the initializers still sharing their bytes, and the
   // proto in which they have none.
   const std::vector<shared_initializer>& shared_initializers() const noexcept { return shared_; }
   onnx::ModelProto& proto_without_shared_bytes() noexcept { return proto_; }
+  const onnx::ModelProto& proto_without_shared_bytes() const noexcept { return proto_; }
 
   // The version of a domain's opset import, or nullopt when the model does not import it.
   std::optional<int> opset(std::string_view domain = "") const {
@@ -95,12 +112,11 @@ class model {
   }
 
   // ONNX's checker, then shape inference in its strict mode on a copy; retarget::error with
-  // the checker's message on failure.
+  // the checker's message on failure. Shared weights are not copied (see checked_copy).
   void check() const {
     const detail::schema_registry_reader reading;
     try {
-      onnx::checker::check_model(proto());
-      onnx::ModelProto copy = proto();
+      auto copy = checked_copy();
       onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(),
                                          onnx::ShapeInferenceOptions(true, 1, true));
     } catch (const std::exception& e) {
@@ -112,61 +128,86 @@ class model {
   // assumes a model its checker accepts (on others it can crash), so the checker runs first.
   void infer_shapes() {
     const detail::schema_registry_reader reading;
+    // In place, unless weights are shared: then on a copy without them, whose inferred types
+    // come back (the copy differs from the model in its weights only).
+    std::optional<onnx::ModelProto> copy;
     try {
-      onnx::checker::check_model(proto());
+      if (shared_.empty())
+        onnx::checker::check_model(proto_);
+      else
+        copy = checked_copy();
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference refused: model check failed: ") +
                   e.what());
     }
     try {
-      onnx::shape_inference::InferShapes(proto(), onnx::OpSchemaRegistry::Instance(),
+      onnx::shape_inference::InferShapes(copy ? *copy : proto_, onnx::OpSchemaRegistry::Instance(),
                                          onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference failed: ") + e.what());
     }
+    if (!copy) return;
+    auto& graph = *proto_.mutable_graph();
+    *graph.mutable_value_info() = std::move(*copy->mutable_graph()->mutable_value_info());
+    *graph.mutable_output() = std::move(*copy->mutable_graph()->mutable_output());
+    *graph.mutable_node() = std::move(*copy->mutable_graph()->mutable_node());
   }
 
  private:
-  // The copy is made once, under a lock, so concurrent readers of a const model are safe.
-  void materialize() const {
-    if (!pending_.load(std::memory_order_acquire)) return;
-    std::lock_guard lock(mutex_.m);
-    if (!pending_.load(std::memory_order_relaxed)) return;
-    auto& initializers = *proto_.mutable_graph()->mutable_initializer();
+  void require_whole() const {
+    if (!shared_.empty())
+      throw error("retarget: the model shares the bytes of " + std::to_string(shared_.size()) +
+                  (shared_.size() == 1 ? " initializer" : " initializers") +
+                  " with their tensors: materialize() copies them into its proto (graph(), "
+                  "check() and save() do without)");
+  }
+
+  // A copy of the model that ONNX's checker accepted, ready for its shape inference, made
+  // without the shared weights' bytes. The checker asks of a tensor that it has one field of
+  // values, never how many bytes it holds, so a byte stands in for them; inference then
+  // sees them as graph inputs of their type (the emitter's per-node inference had their
+  // values when it built the graph).
+  onnx::ModelProto checked_copy() const {
+    onnx::ModelProto copy = proto_;
+    if (shared_.empty()) {
+      onnx::checker::check_model(copy);
+      return copy;
+    }
+    auto& graph = *copy.mutable_graph();
+    auto& initializers = *graph.mutable_initializer();
+    std::vector<bool> is_shared(static_cast<std::size_t>(initializers.size()), false);
     for (const auto& s : shared_) {
       if (s.index < 0 || s.index >= initializers.size())
         throw error("retarget: shared initializer " + std::to_string(s.index) +
                     " is no longer in the model");
-      auto& t = initializers[s.index];
-      t.set_raw_data(s.data->proto().raw_data());
+      is_shared[static_cast<std::size_t>(s.index)] = true;
+      initializers[s.index].set_raw_data(std::string(1, '\0'));
     }
-    shared_.clear();
-    pending_.store(false, std::memory_order_release);
+    onnx::checker::check_model(copy);
+
+    std::unordered_set<std::string> inputs;
+    for (const auto& in : graph.input()) inputs.insert(in.name());
+    google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+    for (int i = 0; i < initializers.size(); ++i) {
+      auto& t = initializers[i];
+      if (!is_shared[static_cast<std::size_t>(i)]) {
+        kept.Add()->Swap(&t);
+        continue;
+      }
+      if (inputs.contains(t.name())) continue;  // already an input (initializers as inputs)
+      auto* input = graph.add_input();
+      input->set_name(t.name());
+      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
+      tensor_type->set_elem_type(t.data_type());
+      auto* shape = tensor_type->mutable_shape();
+      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
+    }
+    initializers.Swap(&kept);
+    return copy;
   }
 
-  // A mutex and a flag that copies of the model do not share: each copy starts unlocked.
-  struct fresh_mutex {
-    std::mutex m;
-    fresh_mutex() = default;
-    fresh_mutex(const fresh_mutex&) noexcept {}
-    fresh_mutex& operator=(const fresh_mutex&) noexcept { return *this; }
-  };
-  struct flag {
-    std::atomic<bool> value;
-    explicit flag(bool v) noexcept : value(v) {}
-    flag(const flag& o) noexcept : value(o.value.load()) {}
-    flag& operator=(const flag& o) noexcept {
-      value.store(o.value.load());
-      return *this;
-    }
-    bool load(std::memory_order order) const noexcept { return value.load(order); }
-    void store(bool v, std::memory_order order) noexcept { value.store(v, order); }
-  };
-
-  mutable onnx::ModelProto proto_;
-  mutable std::vector<shared_initializer> shared_;
-  mutable flag pending_{!shared_.empty()};
-  mutable fresh_mutex mutex_;
+  onnx::ModelProto proto_;
+  std::vector<shared_initializer> shared_;
 };
 
 // The graph becomes the model's main graph; its opset imports and the info are recorded.

@@ -11,6 +11,9 @@
 #include <array>
 #include <boost/mp11/algorithm.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
@@ -36,6 +39,15 @@ struct export_options {
   int opset = ir::default_opset;               // 7 to 17
   std::vector<std::string> output_names = {};  // default: output, output_1, ...
   std::vector<std::pair<std::string, std::string>> metadata = {};
+  // Names for dims of the outputs, by output name and axis ({"output": {{0, "batch"}}}):
+  // the inputs' named dims need not reach the outputs through every op's inference.
+  std::map<std::string, std::map<std::int64_t, std::string>> output_dynamic_axes = {};
+  // Also lists the weights as graph inputs, for engines that want them.
+  bool initializers_as_inputs = false;
+  // How an option the model cannot take is reported: path names the option
+  // ("output_dynamic_axes.output.4"); the default throws retarget::error. A config's export
+  // options report its own keys.
+  std::function<void(const std::string& path, const std::string& problem)> refuse = {};
 };
 
 struct export_result {
@@ -67,6 +79,46 @@ void collect_outputs(const T& many, std::vector<ir::value>& out) {
     std::apply([&](const auto&... t) { (collect_outputs(t, out), ...); }, many);
   else
     for (const auto& t : many) collect_outputs(t, out);
+}
+
+[[noreturn]] inline void refuse(const export_options& options, const std::string& path,
+                                const std::string& problem) {
+  if (options.refuse) options.refuse(path, problem);
+  throw error("retarget: export option " + path + " " + problem);
+}
+
+// The outputs' named dims and the weights as inputs, written while the graph is the
+// exporter's own: a finished model is never patched.
+inline void shape_outputs(onnx::GraphProto& graph, const export_options& options) {
+  for (const auto& [name, axes] : options.output_dynamic_axes) {
+    onnx::ValueInfoProto* output = nullptr;
+    std::vector<std::string> names;
+    for (auto& o : *graph.mutable_output()) {
+      names.push_back(o.name());
+      if (o.name() == name) output = &o;
+    }
+    if (!output)
+      refuse(options, "output_dynamic_axes." + name,
+             "names no output (closest: " +
+                 retarget::join_names(retarget::closest_names(name, names)) + ")");
+    auto& type = *output->mutable_type()->mutable_tensor_type();
+    for (const auto& [axis, dim_name] : axes) {
+      const int rank = type.has_shape() ? type.shape().dim_size() : 0;
+      if (axis < 0 || axis >= rank)
+        refuse(options, "output_dynamic_axes." + name + "." + std::to_string(axis),
+               "is not an axis of output '" + name + "', which has rank " + std::to_string(rank));
+      type.mutable_shape()->mutable_dim(static_cast<int>(axis))->set_dim_param(dim_name);
+    }
+  }
+  if (options.initializers_as_inputs)
+    for (const auto& init : graph.initializer()) {
+      auto* input = graph.add_input();
+      input->set_name(init.name());
+      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
+      tensor_type->set_elem_type(init.data_type());
+      auto* shape = tensor_type->mutable_shape();
+      for (auto d : init.dims()) shape->add_dim()->set_dim_value(d);
+    }
 }
 
 }  // namespace detail
@@ -118,6 +170,7 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
                                                              : "output_" + std::to_string(i);
     s.graph().output(outputs[i], name);
   }
+  detail::shape_outputs(s.graph().proto(), options);
   ir::model_info info;
   info.metadata = options.metadata;
   info.metadata.emplace_back("retarget:backend", std::string(B::name));
