@@ -1,8 +1,4 @@
 // retarget inspect, check and draw: commands that read a model file.
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-
-#include <climits>
 #include <fstream>
 #include <iterator>
 #include <retarget/ir/dot.hpp>
@@ -22,26 +18,11 @@ std::string model_argument(arguments& args, std::string_view command) {
   return files.front();
 }
 
-// The model as stored, external data left where it is: inspect reports its size from the
-// model and need not read gigabytes of weights.
-retarget::ir::model read_model_proto(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw retarget::error("retarget: cannot open " + path.string());
-  onnx::ModelProto proto;
-  google::protobuf::io::IstreamInputStream stream(&in);
-  google::protobuf::io::CodedInputStream coded(&stream);
-  coded.SetTotalBytesLimit(INT_MAX);
-  if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-    throw retarget::error("retarget: " + path.string() +
-                          " is not a valid ONNX model (corrupt or truncated)");
-  return retarget::ir::model(std::move(proto));
-}
-
 }  // namespace
 
 int inspect(arguments& args, std::ostream& out) {
   const fs::path path = model_argument(args, "inspect");
-  const auto model = read_model_proto(path);
+  const auto model = retarget::ir::read_model_file(path);
   const auto summary = retarget::ir::summarize(model);
   out << path.string() << ": " << retarget::ir::human_bytes(fs::file_size(path)) << " on disk";
   std::set<std::string> external;
@@ -78,7 +59,7 @@ int draw(arguments& args, std::ostream& out) {
   if (format != ".svg" && format != ".png" && format != ".dot")
     throw usage_error("retarget: draw writes .svg, .png or .dot, not '" +
                       target.filename().string() + "'");
-  auto model = read_model_proto(path);
+  auto model = retarget::ir::read_model_file(path);
   try {  // shapes on every edge where inference finds them; a picture without is still one
     model.infer_shapes();
   } catch (const retarget::error&) {

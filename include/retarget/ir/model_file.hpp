@@ -29,6 +29,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/detail/proto_file.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
 #include <utility>
@@ -338,24 +339,23 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
   t.clear_data_location();
 }
 
+inline onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
+  onnx::ModelProto proto;
+  if (!read_proto_file(path, proto))
+    throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
+  return proto;
+}
+
 }  // namespace detail
 
+// The model as stored: external data stays where it is (its tensors name their files), so
+// what only reads names, dims and sizes need not read gigabytes of weights.
+inline model read_model_file(const std::filesystem::path& path) {
+  return model(detail::read_model_proto(path));
+}
+
 inline model load(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path))
-    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
-  if (in.peek() == std::char_traits<char>::eof())
-    throw error("retarget: " + path.string() + " is empty");
-  onnx::ModelProto proto;
-  {
-    google::protobuf::io::IstreamInputStream stream(&in);
-    google::protobuf::io::CodedInputStream coded(&stream);
-    coded.SetTotalBytesLimit(INT_MAX);
-    if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      throw error("retarget: " + path.string() +
-                  " is not a valid ONNX model (corrupt or truncated)");
-  }
+  onnx::ModelProto proto = detail::read_model_proto(path);
   const auto folder = path.parent_path();
   for (auto& t : *proto.mutable_graph()->mutable_initializer())
     if (t.data_location() == onnx::TensorProto::EXTERNAL) detail::load_external(t, folder, path);

@@ -22,6 +22,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/detail/proto_file.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <string>
 #include <utility>
@@ -32,18 +33,8 @@ namespace retarget::ir {
 // system's reason), is empty, or is not a TensorProto (it does not parse, or gives no element
 // type, which every tensor has).
 inline tensor read_tensor_file(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path))
-    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
-  // An empty file parses as a TensorProto with nothing set: it is refused here by name.
-  if (in.peek() == std::char_traits<char>::eof())
-    throw error("retarget: " + path.string() + " is empty");
   onnx::TensorProto proto;
-  google::protobuf::io::IstreamInputStream stream(&in);
-  google::protobuf::io::CodedInputStream coded(&stream);
-  coded.SetTotalBytesLimit(INT_MAX);
-  if (!proto.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage() ||
+  if (!detail::read_proto_file(path, proto) ||
       proto.data_type() == onnx::TensorProto_DataType_UNDEFINED)
     throw error("retarget: " + path.string() + " is not an ONNX TensorProto file");
   return tensor(std::move(proto));
