@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_folder.hpp"
+
 namespace {
 
 namespace rx = retarget::ir;
@@ -30,19 +32,7 @@ std::string error_of(auto&& f) {
   return "no error";
 }
 
-class OnnxFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("retarget-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using OnnxFiles = support::scratch_folder_test;
 
 TEST_F(OnnxFiles, AtomicFileAppearsOnlyWhenCommitted) {
   const auto path = dir_ / "out.txt";

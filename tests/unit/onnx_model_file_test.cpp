@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/file_size_limit.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace {
 
@@ -21,18 +22,8 @@ std::string read_all(const fs::path& p) {
 }
 
 // A fresh folder per test, removed afterwards.
-class OnnxModelFile : public ::testing::Test {
+class OnnxModelFile : public support::scratch_folder_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("retarget-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // A small convolution with `channels` output channels of 3x3x3 weights.
   static rx::model conv_model(int channels) {
     rx::graph g;
@@ -53,8 +44,6 @@ class OnnxModelFile : public ::testing::Test {
     std::sort(out.begin(), out.end());
     return out;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(OnnxModelFile, SavesAndLoadsBack) {

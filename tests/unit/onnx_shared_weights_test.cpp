@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/file_size_limit.hpp"
+#include "support/scratch_folder.hpp"
 
 namespace {
 
@@ -32,18 +33,8 @@ std::shared_ptr<const rx::tensor> shared_floats(std::size_t n, float start, rx::
   return std::make_shared<const rx::tensor>(rx::tensor::of(v, std::move(dims)));
 }
 
-class OnnxSharedWeights : public ::testing::Test {
+class OnnxSharedWeights : public support::scratch_folder_test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("retarget-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // A convolution whose weight (6912 bytes) and bias (256 bytes) are shared, with a doc string
   // on the model so fields after the graph are written too.
   rx::model conv_model() {
@@ -57,7 +48,6 @@ class OnnxSharedWeights : public ::testing::Test {
 
   std::shared_ptr<const rx::tensor> weight_ = shared_floats(64 * 27, 0.5f, {64, 3, 3, 3});
   std::shared_ptr<const rx::tensor> bias_ = shared_floats(64, -1.0f, {64});
-  fs::path dir_;
 };
 
 TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilMaterialized) {
