@@ -40,10 +40,15 @@ namespace detail {
 // Each piece a manager needs, once; the concept and the diagnostics below both read these.
 template <class M>
 struct manager_requirements {
-  static constexpr bool backend = requires { typename M::backend; }
-  &&Backend<typename M::backend>;
-  static constexpr bool param = requires { typename M::param; }
-  &&options::Described<typename M::param>;
+  // Nested requirements, so that a missing type is a false answer, not an error of its own.
+  static constexpr bool backend = requires {
+    typename M::backend;
+    requires Backend<typename M::backend>;
+  };
+  static constexpr bool param = requires {
+    typename M::param;
+    requires options::Described<typename M::param>;
+  };
   static constexpr bool is_available = requires {
     { M::is_available() } -> std::convertible_to<bool>;
   };
@@ -118,6 +123,16 @@ struct manager_checks {
   static constexpr bool value = true;
 };
 
+// A manager's backend name; empty for one that has none, which manager_checks reports, so
+// that the report is the only error.
+template <class M>
+constexpr std::string_view name_of() {
+  if constexpr (manager_requirements<M>::backend)
+    return M::backend::name;
+  else
+    return {};
+}
+
 }  // namespace detail
 
 template <class M>
@@ -135,7 +150,7 @@ template <class... Managers>
 struct manager_list {
   static_assert((detail::manager_checks<Managers>::value && ...));
 
-  static std::vector<std::string_view> names() { return {Managers::backend::name...}; }
+  static std::vector<std::string_view> names() { return {detail::name_of<Managers>()...}; }
 
   // Calls f(M{}) for the manager named `name`; retarget::error with the closest names if none.
   template <class F>
@@ -144,11 +159,11 @@ struct manager_list {
         std::invoke_result_t<F, boost::mp11::mp_first<boost::mp11::mp_list<Managers...>>>;
     if constexpr (std::is_void_v<result>) {
       bool found = false;
-      ((!found && Managers::backend::name == name ? (found = true, f(Managers{}), 0) : 0), ...);
+      ((!found && detail::name_of<Managers>() == name ? (found = true, f(Managers{}), 0) : 0), ...);
       if (!found) unknown(name);
     } else {
       std::optional<result> out;
-      ((!out && Managers::backend::name == name ? (out.emplace(f(Managers{})), 0) : 0), ...);
+      ((!out && detail::name_of<Managers>() == name ? (out.emplace(f(Managers{})), 0) : 0), ...);
       if (!out) unknown(name);
       return std::move(*out);
     }
