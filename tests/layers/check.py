@@ -22,10 +22,11 @@ LAYERS = {
     "ir": {"core"},
     "symbolics": {"core", "ir"},
     "trace": {"core", "ir"},
+    "convert": {"core", "ir"},
     "ops": {"core", "ir", "symbolics", "trace"},
     "nn": {"core", "ir", "symbolics", "trace", "ops"},
     "backend": {"core", "options", "ir"},
-    "backends": {"core", "options", "ir", "symbolics", "trace", "ops", "nn", "backend"},
+    "backends": {"core", "options", "ir", "symbolics", "trace", "ops", "nn", "convert", "backend"},
     "config": {"core", "options", "ir", "trace", "backend"},
 }
 # The namespace of each folder (core's is retarget itself).
