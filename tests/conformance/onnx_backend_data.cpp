@@ -1,7 +1,7 @@
 // Conformance against the ONNX backend test data (Debian's libonnx-testdata): every model is
-// loaded and rebuilt through the runtime-name path (g.input, g.initializer, node_spec and
-// g.emit, g.output), its If/Loop/Scan bodies rebuilt the same way as subgraphs of the graph
-// (g.subgraph); the whole rebuilt model must equal the original (graph inputs and outputs with
+// imported with retarget::convert::import, which rebuilds it through the runtime-name path
+// (g.input, g.initializer, node_spec and g.emit, g.output), its If/Loop/Scan bodies rebuilt the
+// same way as subgraphs of the graph (g.subgraph); the whole rebuilt model must equal the original (graph inputs and outputs with
 // their types, initializers, every node in order, subgraph bodies, opset imports) and pass
 // ONNX's checker and strict shape inference.
 //
@@ -23,6 +23,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <retarget/convert/convert.hpp>
 #include <retarget/ir.hpp>
 #include <set>
 #include <string>
@@ -88,19 +89,6 @@ std::map<std::string, expectation> read_expected_failures(const fs::path& file) 
   return out;
 }
 
-std::vector<rx::dim> dims_of(const onnx::TensorShapeProto& shape) {
-  std::vector<rx::dim> out;
-  for (const auto& d : shape.dim()) {
-    if (d.has_dim_value())
-      out.emplace_back(d.dim_value());
-    else if (d.has_dim_param())
-      out.emplace_back(d.dim_param());
-    else
-      out.emplace_back();
-  }
-  return out;
-}
-
 // The differences of two messages, or an empty string when they are equal.
 std::string differences(const google::protobuf::Message& original,
                         const google::protobuf::Message& rebuilt) {
@@ -123,151 +111,15 @@ void require_count(int original, int rebuilt, const std::string& what) {
                           ", the rebuilt " + std::to_string(rebuilt));
 }
 
-// Where a subgraph sits, for messages: "node 3 (Loop) body".
-std::string place(const std::string& scope, int index, const onnx::NodeProto& node,
-                  const std::string& attribute) {
-  return (scope.empty() ? "" : scope + ": ") + "node " + std::to_string(index) + " (" +
-         node.op_type() + ") " + attribute;
-}
-
-std::string type_text(const onnx::TypeProto& t) {
-  std::string text = t.ShortDebugString();
-  return text.empty() ? "(no type)" : text;
-}
-
-// Whether an inferred type contradicts a declared one: a different kind, element type, rank
-// or static size. Unknown parts and symbolic sizes contradict nothing.
-bool contradicts(const onnx::TypeProto& inferred, const onnx::TypeProto& declared) {
-  using T = onnx::TypeProto;
-  if (inferred.value_case() == T::VALUE_NOT_SET || declared.value_case() == T::VALUE_NOT_SET)
-    return false;
-  if (inferred.value_case() != declared.value_case()) return true;
-  const auto tensors = [](auto elem_a, auto elem_b, const auto* shape_a, const auto* shape_b) {
-    if (elem_a != 0 && elem_b != 0 && elem_a != elem_b) return true;
-    if (!shape_a || !shape_b) return false;
-    if (shape_a->dim_size() != shape_b->dim_size()) return true;
-    for (int i = 0; i < shape_a->dim_size(); ++i) {
-      const auto &a = shape_a->dim(i), &b = shape_b->dim(i);
-      if (a.has_dim_value() && b.has_dim_value() && a.dim_value() != b.dim_value()) return true;
+// Subgraph bodies in a graph (and in theirs), for the count the report shows.
+std::size_t count_subgraphs(const onnx::GraphProto& g) {
+  std::size_t n = 0;
+  for (const auto& node : g.node())
+    for (const auto& a : node.attribute()) {
+      if (a.has_g()) n += 1 + count_subgraphs(a.g());
+      for (const auto& body : a.graphs()) n += 1 + count_subgraphs(body);
     }
-    return false;
-  };
-  switch (inferred.value_case()) {
-    case T::kTensorType: {
-      const auto &a = inferred.tensor_type(), &b = declared.tensor_type();
-      return tensors(a.elem_type(), b.elem_type(), a.has_shape() ? &a.shape() : nullptr,
-                     b.has_shape() ? &b.shape() : nullptr);
-    }
-    case T::kSparseTensorType: {
-      const auto &a = inferred.sparse_tensor_type(), &b = declared.sparse_tensor_type();
-      return tensors(a.elem_type(), b.elem_type(), a.has_shape() ? &a.shape() : nullptr,
-                     b.has_shape() ? &b.shape() : nullptr);
-    }
-    case T::kSequenceType:
-      return contradicts(inferred.sequence_type().elem_type(),
-                         declared.sequence_type().elem_type());
-    case T::kOptionalType:
-      return contradicts(inferred.optional_type().elem_type(),
-                         declared.optional_type().elem_type());
-    case T::kMapType:
-      return inferred.map_type().key_type() != declared.map_type().key_type() ||
-             contradicts(inferred.map_type().value_type(), declared.map_type().value_type());
-    default:
-      return false;
-  }
-}
-
-void require_consistent(const onnx::TypeProto& inferred, const onnx::TypeProto& declared,
-                        const std::string& what) {
-  if (contradicts(inferred, declared))
-    throw retarget::error(what + ": the emitter inferred " + type_text(inferred) +
-                          ", the original declares " + type_text(declared));
-}
-
-void rebuild_graph(rx::graph& g, const onnx::GraphProto& source, const std::string& scope);
-
-// A node's attributes as given to the emitter: a graph attribute (an If branch, a Loop or
-// Scan body) gets a body rebuilt by the emitter as a subgraph of g, never the original's.
-std::vector<onnx::AttributeProto> rebuilt_attributes(rx::graph& g, const onnx::NodeProto& node,
-                                                     int index, const std::string& scope) {
-  std::vector<onnx::AttributeProto> out;
-  for (const auto& a : node.attribute()) {
-    onnx::AttributeProto copy = a;
-    copy.clear_g();
-    copy.clear_graphs();
-    if (a.has_g()) {
-      auto body = g.subgraph(a.g().name());
-      rebuild_graph(body, a.g(), place(scope, index, node, a.name()));
-      *copy.mutable_g() = body.proto();
-      ++subgraphs_rebuilt;
-    }
-    for (int k = 0; k < a.graphs_size(); ++k) {
-      auto body = g.subgraph(a.graphs(k).name());
-      rebuild_graph(body, a.graphs(k),
-                    place(scope, index, node, a.name() + "[" + std::to_string(k) + "]"));
-      *copy.add_graphs() = body.proto();
-      ++subgraphs_rebuilt;
-    }
-    out.push_back(std::move(copy));
-  }
-  return out;
-}
-
-// Declares the source graph's inputs, initializers, nodes and outputs in g, in their order.
-void rebuild_graph(rx::graph& g, const onnx::GraphProto& source, const std::string& scope) {
-  if (source.sparse_initializer_size() > 0)
-    throw retarget::error("the graph has sparse initializers, which the builder cannot declare");
-  std::set<std::string> input_names;
-  for (const auto& in : source.input()) {
-    // Tensors through the dtype-and-dims form that exporters use; the rest (sequences,
-    // optionals, maps, tensors of unknown rank) as the TypeProto they are.
-    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
-      const auto& type = in.type().tensor_type();
-      g.input(in.name(), static_cast<rx::dtype>(type.elem_type()), dims_of(type.shape()));
-    } else {
-      g.input(in.name(), in.type());
-    }
-    input_names.insert(in.name());
-  }
-  for (const auto& init : source.initializer()) {
-    // An initializer that is also a graph input is that input's default value (the usual
-    // form before IR version 4, and required by the checker there), not a constant. The
-    // builder has no call for a default value (g.initializer refuses the input's name), so
-    // it is added to the graph's proto beside the input g.input declared.
-    if (input_names.count(init.name()))
-      *g.proto().add_initializer() = init;
-    else
-      g.initializer(init.name(), rx::tensor(init));
-  }
-
-  for (int i = 0; i < source.node_size(); ++i) {
-    const auto& node = source.node(i);
-    rx::node_spec spec;
-    spec.op_type = node.op_type();
-    // Passed on only when the node has the field: some exporters write an empty domain.
-    if (node.has_domain()) spec.domain = node.domain();
-    for (const auto& name : node.input())
-      spec.inputs.push_back(name.empty() ? rx::value{} : g.find(name));
-    spec.attributes = rebuilt_attributes(g, node, i, scope);
-    spec.outputs.assign(node.output().begin(), node.output().end());
-    spec.name = node.name();
-    spec.doc_string = node.doc_string();
-    g.emit(std::move(spec));
-  }
-
-  for (const auto& out : source.output()) {
-    // The original's declared type is declared again, as a converter would, where it has one:
-    // inference may know less (a Pad's output dims when the pads are an input). What the
-    // emitter inferred must agree with it, and the checker holds the two consistent too.
-    const rx::value v = g.find(out.name());
-    if (out.has_type()) {
-      require_consistent(v.type(), out.type(),
-                         (scope.empty() ? "" : scope + ": ") + "graph output '" + out.name() + "'");
-      g.output(v, {}, out.type());
-    } else {
-      g.output(v);
-    }
-  }
+  return n;
 }
 
 // The whole of two main graphs, part by part so that a failure names the part; subgraph
@@ -312,23 +164,13 @@ void compare_opset_imports(const onnx::ModelProto& original, const onnx::ModelPr
     throw retarget::error("opset imports " + text(b) + ", the original's are " + text(a));
 }
 
-// Rebuilds the model at `file` through the graph builder, compares the whole of it with the
-// original, and runs ONNX's checker on it; throws on the first difference or error.
+// Imports the model at `file` (retarget::convert::import: every node through the checked
+// emitter, nothing rewritten), compares the whole of it with the original, and runs ONNX's
+// checker on it; throws on the first difference or error.
 void rebuild(const fs::path& file) {
   const rx::model original = rx::load(file);
-  // A model whose nodes are all of other domains (the training ops) may import no opset of
-  // the default domain; a graph always has one, and any will do for it.
-  const auto opset = original.opset();
-  rx::graph g(opset.value_or(rx::default_opset));  // refuses an opset it cannot emit, naming it
-  for (const auto& import : original.proto().opset_import())
-    if (!import.domain().empty() && import.domain() != "ai.onnx")
-      g.set_domain_version(import.domain(), static_cast<int>(import.version()));
-  g.set_name(original.graph().name());
-  rebuild_graph(g, original.graph(), "");
-
-  rx::model_info info;
-  info.ir_version = original.proto().ir_version();
-  const rx::model rebuilt = rx::make_model(std::move(g), info);
+  const rx::model rebuilt = retarget::convert::import(original);
+  subgraphs_rebuilt += count_subgraphs(original.graph());
   compare_graphs(original.graph(), rebuilt.graph());
   compare_opset_imports(original.proto(), rebuilt.proto());
   rebuilt.check();

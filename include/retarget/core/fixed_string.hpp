@@ -19,6 +19,11 @@ struct fixed_string {
     std::copy_n(literal, N, chars);
   }
 
+  // From a view of N - 1 characters known at compile time (a table's entry).
+  constexpr explicit fixed_string(std::string_view view) noexcept {
+    std::copy_n(view.data(), N - 1, chars);
+  }
+
   static constexpr std::size_t size() noexcept { return N - 1; }
   constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
   constexpr operator std::string_view() const noexcept { return view(); }

@@ -312,6 +312,13 @@ struct rewritable_base {
 };
 
 }  // namespace detail
+
+// The base of a rewritable of a kind that another layer defines (as rewritable and symbolic_op
+// are core's). Kind gives `static constexpr rewrite_kind kind`, `template <class F, class B>
+// using rewrite` (the registry a rewrite specializes) and `call_origin(fn, ctx, args...)`.
+template <class Derived, fixed_string Name, class Kind>
+struct rewritable_of_kind : detail::rewritable_base<Derived, Name, Kind> {};
+
 }  // namespace retarget
 
 #endif  // RETARGET_CORE_REWRITE_CONTEXT_HPP

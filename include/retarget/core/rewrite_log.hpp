@@ -10,7 +10,8 @@
 
 namespace retarget {
 
-enum class rewrite_kind { function, module, symbolic };
+// node: a node of an existing model, rewritten by its op type.
+enum class rewrite_kind { function, module, symbolic, node };
 
 constexpr std::string_view to_string(rewrite_kind k) noexcept {
   switch (k) {
@@ -20,6 +21,8 @@ constexpr std::string_view to_string(rewrite_kind k) noexcept {
       return "module";
     case rewrite_kind::symbolic:
       return "symbolic";
+    case rewrite_kind::node:
+      return "node";
   }
   return "?";
 }

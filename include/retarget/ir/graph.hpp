@@ -218,6 +218,25 @@ class graph_base {
     throw error("retarget: no value named '" + std::string(name) + "' in the graph");
   }
 
+  // The node of this graph that produces v, or nullptr for an input, an initializer or a
+  // value of an outer graph: what a pattern walks up from.
+  const onnx::NodeProto* producer(const value& v) const {
+    const int index = v.graph_ == this ? values_.producer(v.name()) : -1;
+    return index < 0 ? nullptr : &proto_.node(index);
+  }
+  // The stored tensor of an initializer or a Constant's output, or nullptr when v is computed.
+  const onnx::TensorProto* constant_data(const value& v) const {
+    const auto& data = v.graph_->values_.data();
+    const auto it = data.find(v.name());
+    return it == data.end() ? nullptr : it->second;
+  }
+  // Names that generated names stay clear of, though explicit ones may still take them: a
+  // converter reserves the names of the model it rebuilds before emitting a node of its own.
+  template <class Names>
+  void reserve_names(const Names& names) {
+    for (const auto& n : names) root_->reserved_names_.insert(std::string(n));
+  }
+
   // ---- Nodes ----
 
   // Checks the node at this graph's opset, infers its outputs' types, and adds it.
@@ -336,7 +355,7 @@ class graph_base {
     std::string base = op_type + "_" + std::to_string(counter);
     if (output > 0) base += "_" + std::to_string(output);
     const auto taken = [&](const std::string& n) {
-      return root_->used_names_.count(n) ||
+      return root_->used_names_.count(n) || root_->reserved_names_.count(n) ||
              std::find(siblings.begin(), siblings.end(), n) != siblings.end();
     };
     std::string name = base;
@@ -451,6 +470,7 @@ class graph_base {
   std::map<std::string, int> domain_versions_;
   std::set<std::string> used_domains_;
   std::unordered_set<std::string> used_names_;
+  std::unordered_set<std::string> reserved_names_;
   std::size_t node_counter_ = 0;
   detail::inference_state inference_;
 };

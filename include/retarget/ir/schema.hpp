@@ -99,6 +99,45 @@ constexpr std::span<const attribute_entry> builtin_attributes(const op_entry& e)
 
 }  // namespace detail
 
+// ---- The built-in table, for compile-time checks in other layers ----
+
+// Whether an op of a standard domain ("Relu", "ai.onnx.ml::TreeEnsembleRegressor") is known
+// to the ONNX library retarget was generated from.
+constexpr bool is_onnx_op(std::string_view full_name) noexcept {
+  const auto [domain, name] = split_op_name(full_name);
+  return is_standard_domain(domain) && detail::find_builtin(domain, name) != nullptr;
+}
+
+// The kind of an attribute of a standard op (at any of its versions), or attr_type::undefined
+// when the op has no such attribute.
+constexpr attr_type onnx_attribute_type(std::string_view full_name,
+                                        std::string_view attribute) noexcept {
+  const auto [domain, name] = split_op_name(full_name);
+  const auto* op = is_standard_domain(domain) ? detail::find_builtin(domain, name) : nullptr;
+  if (!op) return attr_type::undefined;
+  for (const auto& a : detail::builtin_attributes(*op))
+    if (a.name == attribute) return static_cast<attr_type>(a.type);
+  return attr_type::undefined;
+}
+
+// The ops of the default domain, in name order: onnx_op_name(0 .. onnx_op_count() - 1).
+constexpr std::size_t onnx_op_count() noexcept {
+  return static_cast<std::size_t>(
+      std::count_if(std::begin(detail::schema_ops), std::end(detail::schema_ops),
+                    [](const detail::op_entry& e) { return e.domain.empty(); }));
+}
+constexpr std::string_view onnx_op_name(std::size_t i) noexcept {
+  for (const auto& e : detail::schema_ops)
+    if (e.domain.empty() && i-- == 0) return e.name;
+  return {};
+}
+// The input counts its schemas allow, over all versions (max is INT_MAX when variadic).
+constexpr std::pair<int, int> onnx_op_inputs(std::string_view full_name) noexcept {
+  const auto [domain, name] = split_op_name(full_name);
+  const auto* op = is_standard_domain(domain) ? detail::find_builtin(domain, name) : nullptr;
+  return op ? std::pair(op->min_inputs, op->max_inputs) : std::pair(0, 0);
+}
+
 // ---- Registering custom schemas with the ONNX library, once per schema ----
 
 namespace detail {

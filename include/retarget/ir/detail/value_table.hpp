@@ -43,6 +43,11 @@ class value_table {
   // A node's output, at that index of the graph's nodes.
   void set_producer(const std::string& name, int node) { producers_[name] = node; }
   bool is_node_output(const std::string& name) const { return producers_.count(name) > 0; }
+  // The index of the node producing a value of this graph, or -1.
+  int producer(const std::string& name) const {
+    const auto it = producers_.find(name);
+    return it == producers_.end() ? -1 : it->second;
+  }
 
   // The id of a value of this graph (not of an outer one).
   std::optional<std::uint32_t> find(const std::string& name) const {

@@ -1,0 +1,565 @@
+// Converting an existing model for a backend. The model is rebuilt node by node, in
+// topological order, through the checked emitter: each node is folded when its inputs are
+// constants, else given to the backend's pattern rules in their order, else to its op's node
+// rewrite (whose origin emits it unchanged). Passes repeat, up to a bound, until no rule fires
+// and nothing folds; dead nodes and unused initializers go after each pass, and the result
+// passes ONNX's checker and strict shape inference.
+//
+//   auto [model, report] = retarget::convert::convert<backends::opencv_dnn>(ir::load(path));
+//   std::cout << to_string(report, /*explain=*/true);
+//
+// With no rule, no rewrite and no folding (import()), the rebuilt model equals the original.
+#ifndef RETARGET_CONVERT_CONVERT_HPP
+#define RETARGET_CONVERT_CONVERT_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <queue>
+#include <retarget/convert/evaluate.hpp>
+#include <retarget/convert/node.hpp>
+#include <retarget/convert/node_rewrite.hpp>
+#include <retarget/convert/report.hpp>
+#include <retarget/convert/rule.hpp>
+#include <retarget/core/backend.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/core/rewrite_env.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/model.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace retarget::convert {
+
+struct options {
+  bool fold = true;                   // constant folding, Shape of static shapes included
+  std::size_t fold_limit = 1u << 20;  // elements: a bigger result stays computed at run time
+  std::size_t max_passes = 8;         // the bound of the fixed point
+  bool node_rewrites = true;
+  bool cleanup = true;  // dead nodes and unused initializers
+  bool check = true;    // ONNX's checker and strict shape inference on the result
+};
+
+struct result {
+  ir::model model;
+  convert::report report;
+};
+
+namespace detail {
+
+inline bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+inline std::string node_place(const onnx::NodeProto& n, int index) {
+  return "node " + std::to_string(index) + " " +
+         (n.name().empty() ? std::string() : "'" + n.name() + "' ") + "(" + n.op_type() + ")";
+}
+
+// The names a node's subgraphs read from outer scopes (what they do not define themselves).
+inline void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
+  std::unordered_set<std::string> defined;
+  for (const auto& i : g.input()) defined.insert(i.name());
+  for (const auto& i : g.initializer()) defined.insert(i.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) defined.insert(o);
+  for (const auto& n : g.node()) {
+    for (const auto& i : n.input())
+      if (!i.empty() && !defined.count(i)) out.insert(i);
+    std::set<std::string> inner;
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) outer_reads(a.g(), inner);
+      for (const auto& body : a.graphs()) outer_reads(body, inner);
+    }
+    for (const auto& i : inner)
+      if (!defined.count(i)) out.insert(i);
+  }
+}
+
+// Every name a node reads: its inputs and what its subgraphs read from outside.
+inline std::vector<std::string> reads_of(const onnx::NodeProto& n) {
+  std::set<std::string> inner;
+  for (const auto& a : n.attribute()) {
+    if (a.has_g()) outer_reads(a.g(), inner);
+    for (const auto& body : a.graphs()) outer_reads(body, inner);
+  }
+  std::vector<std::string> out;
+  for (const auto& i : n.input())
+    if (!i.empty()) out.push_back(i);
+  out.insert(out.end(), inner.begin(), inner.end());
+  return out;
+}
+
+// The nodes in an order where each comes after what it reads, keeping the given order where
+// it already is one. A read of a name nothing defines, and a cycle, are errors naming nodes.
+inline std::vector<int> topological_order(const onnx::GraphProto& g,
+                                          const std::function<bool(const std::string&)>& outer) {
+  const int n = g.node_size();
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < n; ++i)
+    for (const auto& o : g.node(i).output())
+      if (!o.empty()) producer[o] = i;
+  std::unordered_set<std::string> given;
+  for (const auto& i : g.input()) given.insert(i.name());
+  for (const auto& i : g.initializer()) given.insert(i.name());
+
+  std::vector<int> waiting(static_cast<std::size_t>(n), 0);
+  std::vector<std::vector<int>> readers(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (const auto& name : reads_of(g.node(i))) {
+      if (const auto it = producer.find(name); it != producer.end()) {
+        if (it->second == i)
+          throw error("retarget: " + node_place(g.node(i), i) + " reads its own output '" + name +
+                      "': the graph has a cycle");
+        ++waiting[static_cast<std::size_t>(i)];
+        readers[static_cast<std::size_t>(it->second)].push_back(i);
+      } else if (!given.count(name) && !outer(name)) {
+        throw error("retarget: " + node_place(g.node(i), i) + " reads '" + name +
+                    "', which no node, graph input or initializer gives");
+      }
+    }
+  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
+  for (int i = 0; i < n; ++i)
+    if (waiting[static_cast<std::size_t>(i)] == 0) ready.push(i);
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(n));
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (const int r : readers[static_cast<std::size_t>(i)])
+      if (--waiting[static_cast<std::size_t>(r)] == 0) ready.push(r);
+  }
+  if (static_cast<int>(order.size()) != n) {
+    std::string cycle;
+    for (int i = 0, shown = 0; i < n && shown < 5; ++i)
+      if (waiting[static_cast<std::size_t>(i)] > 0) {
+        cycle += (shown++ ? ", " : "") + node_place(g.node(i), i);
+      }
+    throw error("retarget: the graph has a cycle through " + cycle);
+  }
+  return order;
+}
+
+std::vector<ir::dim> inline dims_of(const onnx::TensorShapeProto& shape) {
+  std::vector<ir::dim> out;
+  for (const auto& d : shape.dim()) {
+    if (d.has_dim_value())
+      out.emplace_back(d.dim_value());
+    else if (d.has_dim_param())
+      out.emplace_back(d.dim_param());
+    else
+      out.emplace_back();
+  }
+  return out;
+}
+
+// Records which node rewrites ran, for the report.
+struct node_log {
+  std::vector<node_rewrite_record>* records;
+  std::size_t fired = 0;
+  void record(rewrite_kind, std::string_view target, std::string_view, std::string_view rewrite) {
+    ++fired;
+    for (auto& r : *records)
+      if (r.op == target && r.rewrite == rewrite) {
+        ++r.count;
+        return;
+      }
+    records->push_back({std::string(target), std::string(rewrite), 1});
+  }
+};
+
+// One pass: the source graph rebuilt into a new one.
+template <class B, class Rules>
+class rebuilder {
+ public:
+  rebuilder(const options& o, report& r, int opset, bool first_pass)
+      : options_(o), report_(r), opset_(opset), first_pass_(first_pass), log_{&r.node_rewrites} {}
+
+  bool changed = false;
+
+  void rebuild(ir::graph& g, const onnx::GraphProto& source, bool main_graph) {
+    if (source.sparse_initializer_size() > 0)
+      throw error("retarget: graph '" + source.name() +
+                  "' has sparse initializers, which retarget cannot rebuild");
+    scopes_.emplace_back();
+    auto& scope = scopes_.back();
+    std::set<std::string> input_names;
+    for (const auto& in : source.input()) {
+      if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
+        const auto& type = in.type().tensor_type();
+        scope[in.name()] =
+            g.input(in.name(), static_cast<ir::dtype>(type.elem_type()), dims_of(type.shape()));
+      } else {
+        scope[in.name()] = g.input(in.name(), in.type());
+      }
+      input_names.insert(in.name());
+    }
+    for (const auto& init : source.initializer()) {
+      // An initializer that is also a graph input is that input's default value.
+      if (input_names.count(init.name()))
+        *g.proto().add_initializer() = init;
+      else
+        scope[init.name()] = g.initializer(init.name(), ir::tensor(init));
+    }
+    const auto order = topological_order(source, [&](const std::string& name) {
+      for (std::size_t i = 0; i + 1 < scopes_.size(); ++i)
+        if (scopes_[i].count(name)) return true;
+      return false;
+    });
+    for (const int i : order) {
+      const auto& node = source.node(i);
+      try {
+        rebuild_node(g, node, main_graph);
+      } catch (const error& e) {
+        std::string_view inner = e.what();
+        if (inner.starts_with("retarget: ")) inner.remove_prefix(10);
+        std::throw_with_nested(error("retarget: " + node_place(node, i) + ": " + std::string(inner)));
+      }
+    }
+    for (const auto& out : source.output()) {
+      const ir::value v = lookup(out.name());
+      const std::string name = v.name() == out.name() ? std::string() : out.name();
+      if (out.has_type())
+        g.output(v, name, out.type());
+      else
+        g.output(v, name);
+    }
+    scopes_.pop_back();
+  }
+
+ private:
+  ir::value lookup(const std::string& name) const {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+      if (const auto it = s->find(name); it != s->end()) return it->second;
+    throw error("retarget: no value named '" + name + "'");
+  }
+
+  void bind_outputs(const onnx::NodeProto& node, const std::vector<ir::value>& outs,
+                    const std::string& who) {
+    std::size_t k = 0;
+    for (const auto& name : node.output()) {
+      if (name.empty()) continue;
+      if (k >= outs.size())
+        throw error("retarget: " + who + " gave " + std::to_string(outs.size()) +
+                    " outputs for a node with more");
+      scopes_.back()[name] = outs[k++];
+    }
+    if (k != outs.size())
+      throw error("retarget: " + who + " gave " + std::to_string(outs.size()) + " outputs for " +
+                  std::to_string(k));
+  }
+
+  std::vector<onnx::AttributeProto> rebuilt_attributes(ir::graph& g, const onnx::NodeProto& node) {
+    std::vector<onnx::AttributeProto> out;
+    for (const auto& a : node.attribute()) {
+      onnx::AttributeProto copy = a;
+      copy.clear_g();
+      copy.clear_graphs();
+      if (a.has_g()) {
+        auto body = g.subgraph(a.g().name());
+        rebuild(body, a.g(), false);
+        *copy.mutable_g() = body.proto();
+      }
+      for (const auto& b : a.graphs()) {
+        auto body = g.subgraph(b.name());
+        rebuild(body, b, false);
+        *copy.add_graphs() = body.proto();
+      }
+      out.push_back(std::move(copy));
+    }
+    return out;
+  }
+
+  void rebuild_node(ir::graph& g, const onnx::NodeProto& node, bool main_graph) {
+    std::vector<ir::value> inputs;
+    for (const auto& name : node.input())
+      inputs.push_back(name.empty() ? ir::value{} : lookup(name));
+    const bool standard = is_default_domain(node.domain());
+    if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
+    if (main_graph && standard && try_rules(g, node, inputs)) return;
+    const convert::node n(node, inputs, rebuilt_attributes(g, node));
+    std::vector<ir::value> outs;
+    if (first_pass_ && options_.node_rewrites) {
+      const auto fired = log_.fired;
+      outs = rewrite_node<B>(rewrite_env(options_, &log_), g, n);
+      if (log_.fired != fired) changed = true;
+    } else {
+      outs = n.emit_unchanged(g);
+    }
+    bind_outputs(node, outs, "the node rewrite of " + node.op_type());
+  }
+
+  // ---- Folding ----
+
+  bool fold(ir::graph& g, const onnx::NodeProto& node, const std::vector<ir::value>& inputs) {
+    const std::string& op = node.op_type();
+    if (op == "Constant" || node.output_size() == 0) return false;
+    for (const auto& a : node.attribute())
+      if (a.has_g() || a.graphs_size() > 0) return false;
+    if (op == "Identity" && inputs.size() == 1 && inputs[0].valid() && g.constant_data(inputs[0])) {
+      scopes_.back()[node.output(0)] = inputs[0];
+      ++report_.identities_bypassed;
+      changed = true;
+      return true;
+    }
+    if ((op == "Shape" || op == "Size") && inputs.size() == 1 && inputs[0].valid() &&
+        inputs[0].has_shape()) {
+      const auto shape = inputs[0].static_shape();
+      if (!shape) return false;
+      std::vector<std::int64_t> dims = *shape;
+      ir::tensor t;
+      if (op == "Size") {
+        std::int64_t n = 1;
+        for (auto d : dims) n *= d;
+        t = ir::tensor::of<std::int64_t>({n}, {});
+      } else {
+        const auto rank = static_cast<std::int64_t>(dims.size());
+        std::int64_t start = 0, end = rank;
+        for (const auto& a : node.attribute()) {
+          if (a.name() == "start") start = a.i();
+          if (a.name() == "end") end = a.i();
+        }
+        if (start < 0) start += rank;
+        if (end < 0) end += rank;
+        start = std::clamp<std::int64_t>(start, 0, rank);
+        end = std::clamp<std::int64_t>(end, start, rank);
+        std::vector<std::int64_t> part(dims.begin() + start, dims.begin() + end);
+        t = ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(part),
+                                         {static_cast<std::int64_t>(part.size())});
+      }
+      return store_folded(g, node, {std::move(t)});
+    }
+    if (!can_evaluate(op)) return false;
+    std::vector<const onnx::TensorProto*> data;
+    for (const auto& in : inputs) {
+      if (!in.valid()) {
+        data.push_back(nullptr);
+        continue;
+      }
+      const auto* d = g.constant_data(in);
+      if (!d) return false;
+      data.push_back(d);
+    }
+    auto outs = evaluate(node, opset_, data);
+    if (!outs) return false;
+    return store_folded(g, node, std::move(*outs));
+  }
+
+  bool store_folded(ir::graph& g, const onnx::NodeProto& node, std::vector<ir::tensor> outs) {
+    for (const auto& t : outs) {
+      std::int64_t n = 1;
+      for (auto d : t.proto().dims()) n *= d;
+      if (static_cast<std::size_t>(n) > options_.fold_limit) return false;
+    }
+    std::size_t k = 0;
+    for (const auto& name : node.output()) {
+      if (k >= outs.size()) break;
+      auto& t = outs[k++];
+      if (name.empty()) continue;
+      scopes_.back()[name] = g.initializer(name, std::move(t));
+    }
+    ++report_.folded[node.op_type()];
+    changed = true;
+    return true;
+  }
+
+  // ---- Rules ----
+
+  rule_record& record_of(std::string_view name) {
+    for (auto& r : report_.rules)
+      if (r.name == name) return r;
+    report_.rules.emplace_back().name = name;
+    return report_.rules.back();
+  }
+
+  bool try_rules(ir::graph& g, const onnx::NodeProto& node, const std::vector<ir::value>& inputs) {
+    bool done = false;
+    hana::for_each(Rules::rules, [&](auto type) {
+      using R = typename decltype(type)::type;
+      if (!done) done = try_rule<R>(g, node, inputs);
+    });
+    return done;
+  }
+
+  template <class R>
+  bool try_rule(ir::graph& g, const onnx::NodeProto& node, const std::vector<ir::value>& inputs) {
+    using P = std::remove_cvref_t<decltype(R::pattern)>;
+    if (node.op_type() != P::op.view()) return false;
+    auto& record = record_of(R::name);
+    match<P> m;
+    m.bind_graph(g);
+    matcher<match<P>> walk(g, m);
+    const auto near_miss = [&](std::size_t depth, std::string why) {
+      if (!record.fired && (record.closest_at.empty() || depth > record.closest_depth)) {
+        record.closest_at = node_text(node);
+        record.closest_depth = depth;
+        record.closest_why = std::move(why);
+      }
+    };
+    if (!walk.match_node(R::pattern, node, inputs)) {
+      near_miss(walk.progress.depth, walk.progress.why);
+      return false;
+    }
+    if constexpr (requires { R::condition(m); }) {
+      const verdict v = R::condition(m);
+      if (!v.ok) {
+        near_miss(walk.progress.depth, "condition: " + v.why);
+        return false;
+      }
+    }
+    const int before = g.proto().node_size();
+    std::vector<ir::value> outs;
+    try {
+      outs = as_outputs(R::replace(g, m));
+    } catch (const error& e) {
+      std::string_view inner = e.what();
+      if (inner.starts_with("retarget: ")) inner.remove_prefix(10);
+      std::throw_with_nested(error("retarget: rule " + std::string(R::name) + ": " +
+                                   std::string(inner)));
+    }
+    for (int i = before; i < g.proto().node_size(); ++i)
+      g.proto().mutable_node(i)->set_doc_string("retarget: made by rule " + std::string(R::name));
+    bind_outputs(node, outs, "rule " + std::string(R::name));
+    ++record.fired;
+    record.nodes_matched += m.nodes().size();
+    record.nodes_created += static_cast<std::size_t>(g.proto().node_size() - before);
+    changed = true;
+    return true;
+  }
+
+  const options& options_;
+  report& report_;
+  int opset_;
+  bool first_pass_;
+  node_log log_;
+  std::vector<std::unordered_map<std::string, ir::value>> scopes_;
+};
+
+// Removes the nodes whose outputs nothing reads (the graph's outputs are read) and the
+// initializers nothing reads; returns how many of each went.
+inline std::pair<std::size_t, std::size_t> remove_dead(onnx::GraphProto& g) {
+  std::unordered_set<std::string> live;
+  for (const auto& o : g.output()) live.insert(o.name());
+  std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
+  for (int i = g.node_size() - 1; i >= 0; --i) {
+    const auto& n = g.node(i);
+    bool used = n.output_size() == 0;
+    for (const auto& o : n.output()) used = used || live.count(o);
+    if (!used) continue;
+    keep[static_cast<std::size_t>(i)] = true;
+    for (const auto& r : reads_of(n)) live.insert(r);
+  }
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  std::size_t dead = 0;
+  for (int i = 0; i < g.node_size(); ++i) {
+    if (keep[static_cast<std::size_t>(i)])
+      nodes.Add()->Swap(g.mutable_node(i));
+    else
+      ++dead;
+  }
+  g.mutable_node()->Swap(&nodes);
+  std::unordered_set<std::string> inputs;
+  for (const auto& i : g.input()) inputs.insert(i.name());
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
+  std::size_t unused = 0;
+  for (auto& t : *g.mutable_initializer()) {
+    if (live.count(t.name()) || inputs.count(t.name()))
+      initializers.Add()->Swap(&t);
+    else
+      ++unused;
+  }
+  g.mutable_initializer()->Swap(&initializers);
+  return {dead, unused};
+}
+
+inline std::size_t node_count(const onnx::GraphProto& g) {
+  return static_cast<std::size_t>(g.node_size());
+}
+
+}  // namespace detail
+
+// Converts `source` for backend B with the rules Rules (by default, those its fallback chain
+// declares) and B's node rewrites. Throws retarget::error naming the node for a model that
+// cannot be rebuilt (a cycle, a read of an undefined value, an op outside its opset).
+template <Backend B, class Rules = rules_of_t<B>>
+result convert(const ir::model& source, const options& o = {}) {
+  const auto& in = source.proto();
+  const int opset = source.opset().value_or(ir::default_opset);
+  report r;
+  r.backend = std::string(B::name);
+  r.nodes_before = detail::node_count(in.graph());
+  hana::for_each(Rules::rules, [&](auto type) {
+    r.rules.emplace_back().name = decltype(type)::type::name;
+  });
+
+  onnx::ModelProto current = in;
+  bool changed = true;
+  for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
+    ir::graph g(opset);
+    for (const auto& import : current.opset_import())
+      if (!import.domain().empty() && import.domain() != "ai.onnx")
+        g.set_domain_version(import.domain(), static_cast<int>(import.version()));
+    g.set_name(current.graph().name());
+    // Names the rebuilt nodes will take are kept from the ones rewrites generate.
+    std::vector<std::string> names;
+    for (const auto& n : current.graph().node())
+      names.insert(names.end(), n.output().begin(), n.output().end());
+    g.reserve_names(names);
+
+    detail::rebuilder<B, Rules> rebuild(o, r, opset, pass == 1);
+    rebuild.rebuild(g, current.graph(), true);
+    changed = rebuild.changed;
+    r.passes = pass;
+
+    ir::model_info info;
+    info.ir_version = current.ir_version();
+    info.producer_name = current.producer_name();
+    info.producer_version = current.producer_version();
+    info.doc_string = current.doc_string();
+    ir::model rebuilt = ir::make_model(std::move(g), info);
+    onnx::ModelProto next = std::move(rebuilt.materialize().proto());
+    if (!current.has_producer_name()) next.clear_producer_name();
+    if (!current.has_producer_version()) next.clear_producer_version();
+    if (current.has_domain()) next.set_domain(current.domain());
+    if (current.has_model_version()) next.set_model_version(current.model_version());
+    *next.mutable_metadata_props() = current.metadata_props();
+    *next.mutable_functions() = current.functions();
+    if (o.cleanup) {
+      const auto [dead, unused] = detail::remove_dead(*next.mutable_graph());
+      r.dead_nodes_removed += dead;
+      r.initializers_removed += unused;
+    }
+    current = std::move(next);
+  }
+  r.fixed_point = !changed;
+  r.nodes_after = detail::node_count(current.graph());
+  ir::model out(std::move(current));
+  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
+      r.identities_bypassed || r.dead_nodes_removed || r.initializers_removed) {
+    out.set_metadata("retarget:backend", std::string(B::name));
+    out.set_metadata("retarget:convert", summary(r));
+  }
+  if (o.check) out.check();
+  return {std::move(out), std::move(r)};
+}
+
+// The model rebuilt as it is: every node through the checked emitter, nothing rewritten.
+inline ir::model import(const ir::model& source) {
+  return convert<default_backend, rule_set<>>(
+             source, {.fold = false, .node_rewrites = false, .cleanup = false, .check = false})
+      .model;
+}
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_CONVERT_HPP

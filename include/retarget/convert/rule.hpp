@@ -1,0 +1,466 @@
+// Pattern rules: several nodes of a model become several others. A pattern names its ops and
+// captures as compile-time strings, checked against the ONNX schemas as g.op is; the captures
+// a rule reads form a Boost.Hana map keyed by those strings, so a misspelt capture does not
+// compile and each capture keeps its own type (a value, or a node of a known op).
+//
+//   using namespace retarget::convert::literals;
+//   struct relu6 : rc::rule<"relu6"> {
+//     static constexpr auto pattern = rc::op<"Clip">("x"_v, "lo"_c, "hi"_c);
+//     static rc::verdict condition(const auto& m) { return scalar(m["lo"_c]) == 0; }
+//     static auto replace(ir::graph& g, const auto& m) { return g.op("Relu", m["x"_v]); }
+//   };
+//
+// "x"_v captures any value, "w"_c a constant one (an initializer or a Constant's output),
+// rc::any matches anything without a capture, .as<"n">() captures a matched node (read its
+// attributes with m["n"_n]["epsilon"_f]), rc::output<K>(p) is output K of p's node, and
+// rc::commutative(p) matches a two-input op either way round. A name used twice must bind
+// the same value both times.
+#ifndef RETARGET_CONVERT_RULE_HPP
+#define RETARGET_CONVERT_RULE_HPP
+
+#include <boost/hana/at_key.hpp>
+#include <boost/hana/contains.hpp>
+#include <boost/hana/flatten.hpp>
+#include <boost/hana/fold_left.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/insert.hpp>
+#include <boost/hana/map.hpp>
+#include <boost/hana/pair.hpp>
+#include <boost/hana/string.hpp>
+#include <boost/hana/transform.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/mp11/algorithm.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <retarget/convert/node.hpp>
+#include <retarget/convert/node_rewrite.hpp>
+#include <retarget/core/backend.hpp>
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/schema.hpp>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace retarget::convert {
+
+namespace hana = boost::hana;
+
+// ---- Pattern pieces ----
+
+template <fixed_string Name>
+struct value_capture {  // "x"_v: any value
+  static constexpr fixed_string name = Name;
+  static constexpr bool constant = false;
+};
+template <fixed_string Name>
+struct constant_capture {  // "w"_c: an initializer or a Constant's output
+  static constexpr fixed_string name = Name;
+  static constexpr bool constant = true;
+};
+template <fixed_string Name>
+struct node_key {  // "n"_n: reads a node captured with .as<"n">()
+  static constexpr fixed_string name = Name;
+};
+struct any_t {};
+inline constexpr any_t any{};
+
+inline namespace literals {
+template <fixed_string Name>
+constexpr value_capture<Name> operator""_v() noexcept {
+  return {};
+}
+template <fixed_string Name>
+constexpr constant_capture<Name> operator""_c() noexcept {
+  return {};
+}
+template <fixed_string Name>
+constexpr node_key<Name> operator""_n() noexcept {
+  return {};
+}
+}  // namespace literals
+
+template <fixed_string Op, fixed_string Name, std::size_t Output, bool Commutative,
+          class... Inputs>
+struct op_pattern {
+  static constexpr fixed_string op = Op;
+  static constexpr fixed_string name = Name;
+  static constexpr std::size_t output = Output;
+  static constexpr bool commutative = Commutative;
+  hana::tuple<Inputs...> inputs;
+
+  // Captures the matched node under `N`, for m["N"_n].
+  template <fixed_string N>
+  constexpr op_pattern<Op, N, Output, Commutative, Inputs...> as() const {
+    return {inputs};
+  }
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_op_pattern = false;
+template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+inline constexpr bool is_op_pattern<op_pattern<O, N, K, C, I...>> = true;
+template <class T>
+inline constexpr bool is_value_pattern = false;
+template <fixed_string N>
+inline constexpr bool is_value_pattern<value_capture<N>> = true;
+template <fixed_string N>
+inline constexpr bool is_value_pattern<constant_capture<N>> = true;
+template <>
+inline constexpr bool is_value_pattern<any_t> = true;
+}  // namespace detail
+
+template <class T>
+concept pattern = detail::is_op_pattern<T> || detail::is_value_pattern<T>;
+
+// A node of op Op whose inputs match `inputs` in order; inputs past the pattern's must be
+// absent.
+template <fixed_string Op, class... Inputs>
+constexpr auto op(Inputs... inputs) {
+  static_assert(ir::is_onnx_op(Op), "retarget: pattern op name is unknown to the ONNX schemas");
+  static_assert((pattern<Inputs> && ...),
+                "retarget: a pattern's inputs are patterns: op<...>(...), \"x\"_v, \"w\"_c or any");
+  static_assert(!ir::is_onnx_op(Op) || static_cast<int>(sizeof...(Inputs)) <=
+                                           ir::onnx_op_inputs(Op).second,
+                "retarget: pattern op is given more inputs than its schema allows");
+  return op_pattern<Op, "", 0, false, Inputs...>{hana::make_tuple(inputs...)};
+}
+
+// Output K of the node p matches.
+template <std::size_t K, fixed_string Op, fixed_string Name, std::size_t Output, bool C,
+          class... Inputs>
+constexpr auto output(op_pattern<Op, Name, Output, C, Inputs...> p) {
+  return op_pattern<Op, Name, K, C, Inputs...>{p.inputs};
+}
+
+// A two-input op matched with its inputs either way round.
+template <fixed_string Op, fixed_string Name, std::size_t Output, bool C, class A, class B>
+constexpr auto commutative(op_pattern<Op, Name, Output, C, A, B> p) {
+  return op_pattern<Op, Name, Output, true, A, B>{p.inputs};
+}
+
+// ---- What a match holds ----
+
+// A captured node: its proto, with attributes read by checked keys (m["n"_n]["axis"_i]).
+template <fixed_string Op>
+class matched_node {
+ public:
+  static constexpr std::string_view op = Op;
+  const onnx::NodeProto* proto = nullptr;
+
+  template <detail::attribute_key Key>
+  auto operator[](Key) const {
+    const onnx::AttributeProto* found = nullptr;
+    for (const auto& a : proto->attribute())
+      if (a.name() == detail::key_name<Key>::value) found = &a;
+    return detail::read_checked<Op, Key>(found);
+  }
+};
+
+namespace detail {
+
+template <fixed_string S, std::size_t... I>
+constexpr auto hana_string(std::index_sequence<I...>) {
+  return hana::string_c<S.chars[I]...>;
+}
+template <fixed_string S>
+constexpr auto key_of = hana_string<S>(std::make_index_sequence<S.size()>{});
+
+// The captures of a pattern as (key, type) pairs, with repeats.
+constexpr auto captures_of(any_t) { return hana::make_tuple(); }
+template <fixed_string N>
+constexpr auto captures_of(value_capture<N>) {
+  return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<ir::value>));
+}
+template <fixed_string N>
+constexpr auto captures_of(constant_capture<N>) {
+  return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<ir::value>));
+}
+template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+constexpr auto captures_of(const op_pattern<O, N, K, C, I...>& p) {
+  auto own = [] {
+    if constexpr (N.size() == 0)
+      return hana::make_tuple();
+    else
+      return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<matched_node<O>>));
+  }();
+  auto inner = hana::unpack(p.inputs, [](const auto&... in) {
+    return hana::flatten(hana::make_tuple(captures_of(in)...));
+  });
+  return hana::flatten(hana::make_tuple(own, inner));
+}
+
+// The storage of a pattern's captures: a hana::map from each name to a default value of its
+// type, the first use of a name deciding its type.
+template <class Pattern>
+constexpr auto capture_map_of(const Pattern& p) {
+  return hana::fold_left(captures_of(p), hana::make_map(), [](auto map, auto pair) {
+    using T = typename decltype(+hana::second(pair))::type;
+    return hana::insert(map, hana::make_pair(hana::first(pair), T{}));
+  });
+}
+
+}  // namespace detail
+
+// The captures of one match of a rule's pattern, read by the literals that made them.
+template <class Pattern>
+class match {
+ public:
+  using map_type = decltype(detail::capture_map_of(std::declval<const Pattern&>()));
+
+  template <fixed_string N>
+  const ir::value& operator[](value_capture<N>) const {
+    return value<N>();
+  }
+  template <fixed_string N>
+  const ir::value& operator[](constant_capture<N>) const {
+    return value<N>();
+  }
+  template <fixed_string N>
+  const auto& operator[](node_key<N>) const {
+    constexpr auto key = detail::key_of<N>;
+    static_assert(decltype(hana::contains(std::declval<map_type>(), key))::value,
+                  "retarget: capture name is not in the rule's pattern");
+    if constexpr (decltype(hana::contains(std::declval<map_type>(), key))::value) {
+      using T = std::remove_cvref_t<decltype(captures_[key])>;
+      static_assert(!std::is_same_v<T, ir::value>,
+                    "retarget: the capture is a value; read it with \"name\"_v or \"name\"_c");
+      return captures_[key];
+    } else {
+      return captures_;
+    }
+  }
+
+  // The graph being built, where the captured values live.
+  ir::graph& graph() const noexcept { return *graph_; }
+  // The matched nodes, the root first.
+  const std::vector<const onnx::NodeProto*>& nodes() const noexcept { return nodes_; }
+
+  map_type& captures() noexcept { return captures_; }
+  void bind_graph(ir::graph& g) noexcept { graph_ = &g; }
+  std::vector<const onnx::NodeProto*>& matched_nodes() noexcept { return nodes_; }
+
+ private:
+  template <fixed_string N>
+  const ir::value& value() const {
+    constexpr auto key = detail::key_of<N>;
+    static_assert(decltype(hana::contains(std::declval<map_type>(), key))::value,
+                  "retarget: capture name is not in the rule's pattern");
+    if constexpr (decltype(hana::contains(std::declval<map_type>(), key))::value) {
+      const auto& v = captures_[key];
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, ir::value>) {
+        return v;
+      } else {
+        static_assert(std::is_same_v<std::remove_cvref_t<decltype(v)>, ir::value>,
+                      "retarget: the capture is a node; read it with \"name\"_n");
+        return empty_;
+      }
+    } else {
+      return empty_;
+    }
+  }
+
+  map_type captures_{};
+  ir::graph* graph_ = nullptr;
+  std::vector<const onnx::NodeProto*> nodes_;
+  ir::value empty_{};
+};
+
+// What a condition says: yes, or no and why (shown by --explain).
+struct verdict {
+  bool ok = true;
+  std::string why;
+  verdict(bool yes) : ok(yes), why(yes ? "" : "the condition is false") {}  // NOLINT
+  static verdict no(std::string reason) {
+    verdict v(false);
+    v.why = std::move(reason);
+    return v;
+  }
+  explicit operator bool() const noexcept { return ok; }
+};
+inline verdict reject(std::string reason) { return verdict::no(std::move(reason)); }
+
+// ---- Rules and rule sets ----
+
+// Derive a rule from rule<"name">; give it `static constexpr auto pattern`, an optional
+// `condition(m)` returning bool or verdict, and `replace(g, m)` returning the root's outputs.
+template <fixed_string Name>
+struct rule {
+  static constexpr std::string_view name = Name;
+};
+
+template <class R>
+concept Rule = requires {
+  { R::name } -> std::convertible_to<std::string_view>;
+  R::pattern;
+}
+&&detail::is_op_pattern<std::remove_cvref_t<decltype(R::pattern)>>;
+
+namespace detail {
+template <class... R>
+constexpr bool names_unique() {
+  constexpr std::string_view names[] = {R::name..., ""};
+  for (std::size_t i = 0; i < sizeof...(R); ++i)
+    for (std::size_t j = i + 1; j < sizeof...(R); ++j)
+      if (names[i] == names[j]) return false;
+  return true;
+}
+}  // namespace detail
+
+// The rules a backend applies, tried in this order at every node.
+template <class... Rules>
+struct rule_set {
+  static_assert((Rule<Rules> && ...),
+                "retarget: a rule_set holds rules (types derived from retarget::convert::rule "
+                "with a `pattern` made by rc::op)");
+  static_assert(detail::names_unique<Rules...>(), "retarget: two rules of a rule_set share a name");
+  static constexpr auto rules = hana::tuple_t<Rules...>;
+  static constexpr std::size_t size = sizeof...(Rules);
+};
+
+// Specialize for a backend: template <> struct rules_for<my_engine> : rule_set<...> {};
+// A second specialization for the same backend is a redefinition and does not compile.
+template <class B>
+struct rules_for {
+  using retarget_undeclared = void;
+};
+
+namespace detail {
+template <class B>
+using has_rules = std::bool_constant<!requires { typename rules_for<B>::retarget_undeclared; }>;
+template <class Chain, bool Any = boost::mp11::mp_any_of<Chain, has_rules>::value>
+struct first_rules {
+  using type = rule_set<>;
+};
+template <class Chain>
+struct first_rules<Chain, true> {
+  using type = rules_for<boost::mp11::mp_at<Chain, boost::mp11::mp_find_if<Chain, has_rules>>>;
+};
+}  // namespace detail
+
+// The rules of the first backend of B's fallback chain that declares some; none otherwise.
+template <Backend B>
+using rules_of_t = typename detail::first_rules<fallback_chain_t<B>>::type;
+
+// ---- Matching ----
+
+// How far an attempt got: the ops matched before it failed, and why it failed.
+struct attempt {
+  std::size_t depth = 0;
+  std::string why;
+  std::string at;  // the root node tried
+};
+
+namespace detail {
+
+inline std::string node_text(const onnx::NodeProto& n) {
+  return n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'");
+}
+
+template <class Match>
+class matcher {
+ public:
+  matcher(ir::graph& g, Match& m) : g_(g), m_(m) {}
+
+  attempt progress;
+
+  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+  bool match_node(const op_pattern<O, N, K, C, I...>& p, const onnx::NodeProto& node,
+                  const std::vector<ir::value>& inputs) {
+    if (node.op_type() != O.view() || !(node.domain().empty() || node.domain() == "ai.onnx"))
+      return fail("expected " + std::string(O.view()) + ", found " + node_text(node));
+    if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{&node};
+    for (std::size_t i = sizeof...(I); i < inputs.size(); ++i)
+      if (inputs[i].valid())
+        return fail(node_text(node) + " has " + std::to_string(inputs.size()) +
+                    " inputs, the pattern " + std::to_string(sizeof...(I)));
+    m_.matched_nodes().push_back(&node);
+    ++progress.depth;
+    const auto at = [&](std::size_t i) { return i < inputs.size() ? inputs[i] : ir::value{}; };
+    auto in_order = [&](std::size_t a, std::size_t b) {
+      bool ok = true;
+      std::size_t i = 0;
+      hana::for_each(p.inputs, [&](const auto& sub) {
+        if (!ok) return;
+        const std::size_t index = i++;
+        const std::size_t from = index == 0 ? a : index == 1 ? b : index;
+        ok = match_value(sub, at(from), node, index);
+      });
+      return ok;
+    };
+    if constexpr (C && sizeof...(I) == 2) {
+      const auto saved = m_.captures();
+      const auto nodes = m_.matched_nodes().size();
+      const auto depth = progress.depth;
+      if (in_order(0, 1)) return true;
+      m_.captures() = saved;
+      m_.matched_nodes().resize(nodes);
+      progress.depth = depth;
+      return in_order(1, 0);
+    } else {
+      return in_order(0, 1);
+    }
+  }
+
+ private:
+  bool fail(std::string why) {
+    progress.why = std::move(why);
+    return false;
+  }
+
+  bool match_value(any_t, const ir::value&, const onnx::NodeProto&, std::size_t) { return true; }
+
+  template <class Capture>
+  requires(requires { Capture::constant; }) bool match_value(Capture, const ir::value& v,
+                                                             const onnx::NodeProto& node,
+                                                             std::size_t index) {
+    if (!v.valid())
+      return fail("input " + std::to_string(index) + " of " + node_text(node) + " is absent");
+    if (Capture::constant && !g_.constant_data(v))
+      return fail("input " + std::to_string(index) + " of " + node_text(node) + " ('" + v.name() +
+                  "') is not a constant, as \"" + std::string(Capture::name.view()) +
+                  "\"_c requires");
+    auto& slot = m_.captures()[key_of<Capture::name>];
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(slot)>, ir::value>) {
+      if (slot.valid() && !(slot == v))
+        return fail("\"" + std::string(Capture::name.view()) + "\" is bound to '" + slot.name() +
+                    "' and to '" + v.name() + "'");
+      slot = v;
+    }
+    return true;
+  }
+
+  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+  bool match_value(const op_pattern<O, N, K, C, I...>& p, const ir::value& v,
+                   const onnx::NodeProto& node, std::size_t index) {
+    if (!v.valid())
+      return fail("input " + std::to_string(index) + " of " + node_text(node) +
+                  " is absent, the pattern expects " + std::string(O.view()));
+    const onnx::NodeProto* producer = g_.producer(v);
+    if (!producer)
+      return fail("input " + std::to_string(index) + " of " + node_text(node) + " ('" + v.name() +
+                  "') is not a node's output, the pattern expects " + std::string(O.view()));
+    if (static_cast<int>(K) >= producer->output_size() ||
+        producer->output(static_cast<int>(K)) != v.name())
+      return fail("'" + v.name() + "' is not output " + std::to_string(K) + " of " +
+                  node_text(*producer));
+    std::vector<ir::value> inputs;
+    for (const auto& name : producer->input())
+      inputs.push_back(name.empty() ? ir::value{} : g_.find(name));
+    return match_node(p, *producer, inputs);
+  }
+
+  ir::graph& g_;
+  Match& m_;
+};
+
+}  // namespace detail
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_RULE_HPP
