@@ -38,6 +38,8 @@ int check(arguments&, std::ostream&);
 int draw(arguments&, std::ostream&);
 int run(arguments&, std::ostream&);
 int deploy(arguments&, std::ostream&);
+int convert(arguments&, std::ostream&);
+int check_for_backend(const fs::path& model, const std::string& backend, std::ostream&);
 
 extern const std::span<const command> commands;
 

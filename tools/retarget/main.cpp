@@ -33,10 +33,27 @@ constexpr command table[] = {
      "External data is not read: its size comes from the model.\n",
      inspect},
     {"check", "ONNX's full checker and strict shape inference; the exit status says",
-     "usage: retarget check MODEL.onnx\n\n"
+     "usage: retarget check MODEL.onnx [--backend NAME]\n\n"
      "Runs ONNX's full model checker, then shape inference in its strict mode. Exit status 0\n"
-     "when the model passes both, 1 with the checker's message when not.\n",
+     "when the model passes both, 1 with the checker's message when not.\n\n"
+     "With --backend NAME, lists instead every node that backend's engine refuses, and why\n"
+     "(exit status 1 when there is one), from the table its package keeps.\n",
      check},
+    {"convert", "rewrite an existing ONNX model for a backend, with a report",
+     "usage: retarget convert MODEL.onnx --backend NAME -o OUT.onnx [options]\n\n"
+     "Rebuilds the model node by node through the checked emitter for the backend: folds\n"
+     "constants, applies the backend's pattern rules to a fixed point and its node rewrites,\n"
+     "removes dead nodes, checks the result, and writes it atomically. Prints what fired and\n"
+     "what the engine still refuses.\n\n"
+     "options:\n"
+     "  --backend NAME        onnxruntime, opencv_dnn or tensorrt\n"
+     "  -o, --output FILE     where the converted model goes\n"
+     "  --explain             also each rule that never fired, and its closest partial match\n"
+     "  --dry-run             convert and report, write nothing\n"
+     "  --approximate NAME    allow an inexact rewrite by name (opencv_dnn:\n"
+     "                        cubic_resize_as_linear); once per name\n"
+     "  --max-passes N        the bound of the fixed point (default 8)\n",
+     convert},
     {"draw", "a picture of the graph, through Graphviz",
      "usage: retarget draw MODEL.onnx -o FILE.svg|FILE.png|FILE.dot\n\n"
      "Draws the graph: inputs, nodes with their attributes and weights, outputs, and each edge\n"

@@ -38,7 +38,9 @@ int inspect(arguments& args, std::ostream& out) {
 }
 
 int check(arguments& args, std::ostream& out) {
+  const auto backend = args.one("--backend");
   const fs::path path = model_argument(args, "check");
+  if (backend) return check_for_backend(path, *backend, out);
   const auto model = retarget::ir::load(path);
   try {
     model.check();

@@ -49,6 +49,14 @@ struct options {
   bool node_rewrites = true;
   bool cleanup = true;  // dead nodes and unused initializers
   bool check = true;    // ONNX's checker and strict shape inference on the result
+  // Inexact rewrites the caller allows, by name (a backend's package lists its own, e.g.
+  // opencv_dnn's "cubic_resize_as_linear"); none is applied unless named here.
+  std::vector<std::string> approximations = {};
+
+  bool allows(std::string_view approximation) const {
+    return std::find(approximations.begin(), approximations.end(), approximation) !=
+           approximations.end();
+  }
 };
 
 struct result {

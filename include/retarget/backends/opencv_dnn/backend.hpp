@@ -36,4 +36,7 @@ template <>
 struct retarget::module_rewrite<retarget::nn::Upsample, retarget::backends::opencv_dnn>
     : retarget::wrap_with<retarget::backends::opencv_dnn_upsample> {};
 
+// The rewrites for existing models, active with the tag like those above.
+#include <retarget/backends/opencv_dnn/convert.hpp>
+
 #endif  // RETARGET_BACKENDS_OPENCV_DNN_BACKEND_HPP

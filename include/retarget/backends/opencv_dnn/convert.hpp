@@ -1,0 +1,215 @@
+// Existing models converted for OpenCV 4.6's DNN module: the node rewrites and rules that make
+// torch-exported models load, and the table of what the engine refuses. Every rewrite here is
+// exact; the one approximation (cubic Resize as linear) runs only when asked for by name.
+//
+// Measured on OpenCV 4.6 with the corpus of tests/data/convert (tools/make_convert_corpus.py):
+//   - Clip takes its bounds only as attributes: Clip with min/max inputs (opset 11 and later)
+//     is refused; lo + Relu(x - lo) - Relu(x - hi) is not.
+//   - there is no LayerNormalization layer; its decomposition (ReduceMean, Sub, Pow, Sqrt, Div,
+//     Mul, Add, as torch writes it at opset 13) loads.
+//   - Expand broadcasts one way only: an Expand to a shape the input already has is refused,
+//     and is the input itself.
+//   - Identity over a stored weight, Mod, and cubic Resize are refused; folding removes the first
+//     two where their inputs are constants.
+#ifndef RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP
+#define RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <retarget/backends/opencv_dnn/backend.hpp>
+#include <retarget/convert/convert.hpp>
+#include <retarget/convert/node_rewrite.hpp>
+#include <retarget/convert/refusals.hpp>
+#include <retarget/convert/rule.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <string>
+#include <vector>
+
+namespace retarget::backends::opencv_dnn_convert {
+
+namespace rc = retarget::convert;
+using namespace rc::literals;
+using namespace retarget::literals;
+
+// The single value of a one-element constant, as a double.
+inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
+  if (!t) return std::nullopt;
+  const auto values = ir::values_as_double(ir::tensor(*t));
+  if (values.size() != 1) return std::nullopt;
+  return values.front();
+}
+
+inline ir::value scalar_like(ir::graph& g, const ir::value& x, double v) {
+  if (x.dtype() == ir::dtype::f64) return g.constant(ir::tensor::of<double>({v}, {}));
+  return g.constant(ir::tensor::of<float>({static_cast<float>(v)}, {}));
+}
+
+// An Expand to a shape the input already has (torch's expand(n, -1, -1) once the -1s are
+// folded to 1s): the input itself.
+struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
+  static constexpr auto pattern = rc::op<"Expand">("x"_v, "shape"_c);
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    const auto target = ir::values_as_double(ir::tensor(*m.graph().constant_data(m["shape"_c])));
+    if (target.size() > shape->size()) return rc::reject("the target shape has a higher rank");
+    const auto offset = shape->size() - target.size();
+    for (std::size_t i = 0; i < target.size(); ++i)
+      if (target[i] != 1 && target[i] != static_cast<double>((*shape)[offset + i]))
+        return rc::reject("the target shape grows axis " + std::to_string(offset + i));
+    return true;
+  }
+  static ir::value replace(ir::graph&, const auto& m) { return m["x"_v]; }
+};
+
+}  // namespace retarget::backends::opencv_dnn_convert
+
+template <>
+struct retarget::convert::rules_for<retarget::backends::opencv_dnn>
+    : retarget::convert::rule_set<retarget::backends::opencv_dnn_convert::expand_to_own_shape> {};
+
+// Clip with constant bounds as inputs: lo + Relu(x - lo) - Relu(x - hi), each term only where
+// its bound is given (Relu(x) - Relu(x - 6) for ReLU6).
+template <>
+struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
+  static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Clip">& n) {
+    namespace cv = retarget::backends::opencv_dnn_convert;
+    const bool has_lo = n.has_input(1), has_hi = n.has_input(2);
+    if (!has_lo && !has_hi) return ctx.origin(g, n);
+    // Plain doubles (with has_*): optionals here trip g++ 12's -Wmaybe-uninitialized at -O2.
+    double lo = 0, hi = 0;
+    if (has_lo) {
+      const auto v = cv::scalar_of(g.constant_data(n.input(1)));
+      if (!v) return ctx.origin(g, n);  // a computed bound: refused, and listed
+      lo = *v;
+    }
+    if (has_hi) {
+      const auto v = cv::scalar_of(g.constant_data(n.input(2)));
+      if (!v) return ctx.origin(g, n);
+      hi = *v;
+    }
+    const auto& x = n.input(0);
+    if (!has_lo)  // hi - Relu(hi - x)
+      return {g.op("Sub", cv::scalar_like(g, x, hi),
+                   g.op("Relu", g.op("Sub", cv::scalar_like(g, x, hi), x)))};
+    auto y = lo == 0 ? g.op("Relu", x) : g.op("Relu", g.op("Sub", x, cv::scalar_like(g, x, lo)));
+    if (has_hi) y = g.op("Sub", y, g.op("Relu", g.op("Sub", x, cv::scalar_like(g, x, hi))));
+    return {lo == 0 ? y : g.op("Add", y, cv::scalar_like(g, x, lo))};
+  }
+};
+
+// LayerNormalization as torch writes it at opset 13: normalized over the axes from `axis` on.
+template <>
+struct retarget::convert::node_rewrite<"LayerNormalization", retarget::backends::opencv_dnn> {
+  static std::vector<ir::value> call(const auto& ctx, ir::graph& g,
+                                     const node_of<"LayerNormalization">& n) {
+    namespace cv = retarget::backends::opencv_dnn_convert;
+    const auto& x = n.input(0);
+    // Mean and InvStdDev as outputs, or an unknown rank: kept, and listed as refused.
+    if (n.output_count() > 1 && (!n.output_name(1).empty() ||
+                                 (n.output_count() > 2 && !n.output_name(2).empty())))
+      return ctx.origin(g, n);
+    if (!x.has_shape()) return ctx.origin(g, n);
+    const auto rank = static_cast<std::int64_t>(x.rank());
+    auto axis = n["axis"_i].value_or(-1);
+    if (axis < 0) axis += rank;
+    std::vector<std::int64_t> axes;
+    for (auto a = axis; a < rank; ++a) axes.push_back(a);
+    const float epsilon = n["epsilon"_f].value_or(1e-5f);
+    auto mean = g.op("ReduceMean", x, "axes"_i = axes, "keepdims"_i = 1);
+    auto centred = g.op("Sub", x, mean);
+    auto variance = g.op("ReduceMean", g.op("Pow", centred, cv::scalar_like(g, x, 2.0)),
+                         "axes"_i = axes, "keepdims"_i = 1);
+    auto deviation = g.op("Sqrt", g.op("Add", variance, cv::scalar_like(g, x, epsilon)));
+    auto y = g.op("Mul", g.op("Div", centred, deviation), n.input(1));
+    if (n.has_input(2)) y = g.op("Add", y, n.input(2));
+    return {y};
+  }
+};
+
+// Cubic Resize as linear: an approximation, only with "cubic_resize_as_linear" among the
+// options' approximations.
+template <>
+struct retarget::convert::node_rewrite<"Resize", retarget::backends::opencv_dnn> {
+  static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Resize">& n) {
+    if (n["mode"_s].value_or("nearest") != "cubic" || !ctx.cfg().allows("cubic_resize_as_linear"))
+      return ctx.origin(g, n);
+    ir::node_spec spec;
+    spec.op_type = "Resize";
+    spec.inputs = n.inputs();
+    for (const auto& a : n.attributes()) {
+      if (a.name() == "cubic_coeff_a") continue;
+      spec.attributes.push_back(a);
+      if (a.name() == "mode") spec.attributes.back().set_s("linear");
+    }
+    spec.doc_string = "retarget: approximation cubic_resize_as_linear (was cubic)";
+    return g.emit(std::move(spec));
+  }
+};
+
+// What OpenCV 4.6 refuses, node by node.
+template <>
+struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
+  static void check(const refusal_context& m, std::vector<refusal>& out) {
+    const auto& g = m.graph();
+    for (int i = 0; i < g.node_size(); ++i) {
+      const auto& n = g.node(i);
+      const auto refuse = [&](std::string why) {
+        out.push_back({i, n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'"),
+                       std::move(why)});
+      };
+      const auto& op = n.op_type();
+      const auto input = [&](int k) { return k < n.input_size() ? n.input(k) : std::string(); };
+      if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+      if (op == "Identity" && m.is_initializer(input(0)))
+        refuse("Identity over the stored weight '" + input(0) +
+               "': OpenCV cannot read it (convert reads the weight through)");
+      else if (op == "LayerNormalization")
+        refuse("OpenCV 4.6 has no LayerNormalization layer (convert decomposes it)");
+      else if (op == "Mod")
+        refuse(std::string("OpenCV 4.6 has no Mod layer") +
+               (m.constant(input(0)) && m.constant(input(1)) ? " (its inputs are constants: convert folds it)" : ""));
+      else if (op == "Clip" && (!input(1).empty() || !input(2).empty()))
+        refuse(std::string("OpenCV 4.6 takes Clip's bounds only as attributes, not as inputs") +
+               ((input(1).empty() || m.constant(input(1))) && (input(2).empty() || m.constant(input(2)))
+                    ? " (they are constants: convert rewrites it with Relu)"
+                    : ""));
+      else if (op == "Resize") {
+        for (const auto& a : n.attribute())
+          if (a.name() == "mode" && a.s() == "cubic")
+            refuse("OpenCV 4.6 resizes in nearest and linear mode only, not cubic "
+                   "(convert --approximate cubic_resize_as_linear makes it linear)");
+      } else if (op == "Expand") {
+        const auto in = m.static_shape(input(0));
+        const auto* target = m.constant(input(1));
+        if (in && target) {
+          const auto dims = ir::values_as_double(ir::tensor(*target));
+          const auto offset = static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
+          for (std::size_t k = 0; k < dims.size(); ++k) {
+            const auto at = offset + static_cast<std::ptrdiff_t>(k);
+            if (offset < 0 || (at >= 0 && dims[k] == 1 && (*in)[static_cast<std::size_t>(at)] != 1)) {
+              refuse("OpenCV 4.6 expands one way only: the target shape is smaller than the "
+                     "input's (convert drops an Expand to the input's own shape)");
+              break;
+            }
+          }
+        } else if (!target) {
+          refuse("OpenCV 4.6 needs Expand's shape as a constant");
+        }
+      } else if (op == "Div" || op == "Mul") {
+        const auto a = m.static_shape(input(0)), b = m.static_shape(input(1));
+        if (a && b && !m.constant(input(1)) && *a != *b) {
+          bool ones = true;
+          for (auto d : *b) ones = ones && d == 1;
+          if (ones && !b->empty())
+            refuse("OpenCV 4.6 cannot broadcast a computed single element over another input");
+        }
+      }
+    }
+  }
+};
+
+#endif  // RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP

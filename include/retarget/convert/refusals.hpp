@@ -1,0 +1,117 @@
+// What an engine will refuse in a model, listed node by node before it is ever loaded: each
+// backend package declares its engine's table, and `retarget check --backend NAME` prints it
+// for a model before and after conversion.
+//
+//   template <> struct retarget::convert::engine_refusals<my_engine> {
+//     static void check(const refusal_context& model, std::vector<refusal>& out);
+//   };
+#ifndef RETARGET_CONVERT_REFUSALS_HPP
+#define RETARGET_CONVERT_REFUSALS_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <boost/mp11/algorithm.hpp>
+#include <optional>
+#include <retarget/core/backend.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/model.hpp>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace retarget::convert {
+
+struct refusal {
+  int index = -1;    // the node's index in the main graph
+  std::string node;  // "Clip '/features/0/Clip'"
+  std::string why;
+};
+
+// The model as a table sees it: nodes, the constants (initializers and Constant outputs),
+// and the types shape inference found.
+class refusal_context {
+ public:
+  explicit refusal_context(const ir::model& m) : model_(m.proto()) {
+    try {
+      model_.infer_shapes();
+    } catch (const error&) {  // a table still reads what it can without types
+    }
+    const auto& g = model_.graph();
+    for (const auto& t : g.initializer()) constants_[t.name()] = &t;
+    for (const auto& n : g.node())
+      if (n.op_type() == "Constant" && n.attribute_size() == 1 && n.attribute(0).has_t())
+        constants_[n.output(0)] = &n.attribute(0).t();
+    for (const auto& v : g.input()) types_[v.name()] = &v.type();
+    for (const auto& v : g.value_info()) types_[v.name()] = &v.type();
+    for (const auto& v : g.output()) types_[v.name()] = &v.type();
+    for (const auto& t : g.initializer()) initializers_.insert(t.name());
+  }
+
+  const onnx::GraphProto& graph() const { return model_.graph(); }
+  int opset() const { return model_.opset().value_or(0); }
+  // The stored tensor of an initializer or a Constant's output, or nullptr.
+  const onnx::TensorProto* constant(const std::string& name) const {
+    const auto it = constants_.find(name);
+    return it == constants_.end() ? nullptr : it->second;
+  }
+  bool is_initializer(const std::string& name) const { return initializers_.count(name) > 0; }
+  // The static dims of a value, or nullopt when inference did not find them all.
+  std::optional<std::vector<std::int64_t>> static_shape(const std::string& name) const {
+    if (const auto* c = constant(name)) return std::vector<std::int64_t>(c->dims().begin(), c->dims().end());
+    const auto it = types_.find(name);
+    if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
+    std::vector<std::int64_t> out;
+    for (const auto& d : it->second->tensor_type().shape().dim()) {
+      if (!d.has_dim_value()) return std::nullopt;
+      out.push_back(d.dim_value());
+    }
+    return out;
+  }
+
+ private:
+  ir::model model_;
+  std::unordered_map<std::string, const onnx::TensorProto*> constants_;
+  std::unordered_map<std::string, const onnx::TypeProto*> types_;
+  std::unordered_set<std::string> initializers_;
+};
+
+// Specialize for a backend: static void check(const refusal_context&, std::vector<refusal>&).
+template <class B>
+struct engine_refusals {
+  using retarget_undeclared = void;
+};
+
+namespace detail {
+template <class B>
+using has_refusals =
+    std::bool_constant<!requires { typename engine_refusals<B>::retarget_undeclared; }>;
+}  // namespace detail
+
+// Whether some backend of B's chain declares what its engine refuses.
+template <Backend B>
+inline constexpr bool knows_refusals =
+    boost::mp11::mp_any_of<fallback_chain_t<B>, detail::has_refusals>::value;
+
+// Every node of m that B's engine (the first of its chain with a table) would refuse; nullopt
+// when no backend of the chain has a table.
+template <Backend B>
+std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
+  using chain = fallback_chain_t<B>;
+  if constexpr (!knows_refusals<B>) {
+    return std::nullopt;
+  } else {
+    using table = engine_refusals<
+        boost::mp11::mp_at<chain, boost::mp11::mp_find_if<chain, detail::has_refusals>>>;
+    const refusal_context context(m);
+    std::vector<refusal> out;
+    table::check(context, out);
+    return out;
+  }
+}
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_REFUSALS_HPP
