@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""The test corpus of the ONNX converter: small torchvision models as torch.onnx.export writes them.
+
+Writes into tests/data/convert/ (or the folder given as the first argument), for each model
+M of MODELS (tiny widths, the same graph patterns as the full torchvision architectures):
+  M_input.pb                      the test input (seeded), an ONNX TensorProto named "input"
+  M_op13.onnx, M_op17.onnx        the model as torch writes it (random init, eval mode)
+  M_op13_perturbed.onnx, ...      the same model after small noise on every float parameter
+                                  and buffer (no two weights are equal any more, so torch has
+                                  nothing to deduplicate)
+  M_op<N>[_perturbed]_torch_output.pb   PyTorch's output on M_input.pb, named "output"
+  manifest.txt                    per file: size, node count, Identity count, op types
+
+With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
+shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large), random
+init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
+into DIR. That takes minutes and writes about 2 GB; it is not part of the committed corpus.
+
+Run with Debian's python (torch 1.13, torchvision 0.14, onnx 1.12):
+  /usr/bin/python3 tools/make_convert_corpus.py [OUT_DIR]
+  /usr/bin/python3 tools/make_convert_corpus.py --full DIR [MODEL ...]
+"""
+import collections
+import os
+import sys
+
+import onnx
+import torch
+import torchvision
+from onnx import numpy_helper
+from torch import nn
+from torchvision.models import resnet
+from torchvision.models.convnext import CNBlockConfig
+
+OPSETS = (13, 17)
+SEED = 20261123
+
+
+# ---------------------------------------------------------------- the tiny models
+
+class TinyResNet(resnet.ResNet):
+    """ResNet-18's structure (stem, maxpool, 4 stages of BasicBlock with downsample, adaptive
+    average pool, flatten, fc) with widths 8-16-24-32 and one block per stage."""
+
+    def __init__(self, widths=(8, 16, 24, 32), num_classes=10):
+        nn.Module.__init__(self)
+        self._norm_layer = nn.BatchNorm2d
+        self.inplanes, self.dilation, self.groups, self.base_width = widths[0], 1, 1, 64
+        self.conv1 = nn.Conv2d(3, widths[0], kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(widths[0])
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+        self.layer1 = self._make_layer(resnet.BasicBlock, widths[0], 1)
+        self.layer2 = self._make_layer(resnet.BasicBlock, widths[1], 1, stride=2)
+        self.layer3 = self._make_layer(resnet.BasicBlock, widths[2], 1, stride=2)
+        self.layer4 = self._make_layer(resnet.BasicBlock, widths[3], 1, stride=2)
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(widths[3], num_classes)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+            elif isinstance(m, nn.BatchNorm2d):
+                nn.init.constant_(m.weight, 1)
+                nn.init.constant_(m.bias, 0)
+
+
+class SuperResolutionNet(nn.Module):
+    """The SRCNN tutorial model (tools/make_srcnn_reference.py): a bicubic x3 upsampler, then
+    conv 9x9, relu, conv 1x1, relu, conv 5x5 (widths 16 and 8 instead of 64 and 32)."""
+
+    def __init__(self):
+        super().__init__()
+        self.img_upsampler = nn.Upsample(scale_factor=3, mode="bicubic", align_corners=False)
+        self.conv1 = nn.Conv2d(3, 16, kernel_size=9, padding=4)
+        self.conv2 = nn.Conv2d(16, 8, kernel_size=1, padding=0)
+        self.conv3 = nn.Conv2d(8, 3, kernel_size=5, padding=2)
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        x = self.img_upsampler(x)
+        out = self.relu(self.conv1(x))
+        out = self.relu(self.conv2(out))
+        return self.conv3(out)
+
+
+M = torchvision.models
+
+# name: (constructor, input shape)
+MODELS = {
+    "resnet18": (lambda: TinyResNet(), (1, 3, 32, 32)),
+    "mobilenet_v2": (lambda: M.MobileNetV2(
+        num_classes=10, width_mult=0.25,
+        inverted_residual_setting=[[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 1, 2]]), (1, 3, 32, 32)),
+    "shufflenet_v2": (lambda: M.ShuffleNetV2([1, 1, 1], [8, 16, 32, 64, 128], num_classes=10),
+                      (1, 3, 32, 32)),
+    "convnext_tiny": (lambda: M.ConvNeXt([CNBlockConfig(8, 16, 1), CNBlockConfig(16, None, 1)],
+                                         stochastic_depth_prob=0.0, num_classes=10), (1, 3, 32, 32)),
+    "vit": (lambda: M.VisionTransformer(image_size=32, patch_size=8, num_layers=1, num_heads=2,
+                                        hidden_dim=16, mlp_dim=32, num_classes=10), (1, 3, 32, 32)),
+    "swin_t": (lambda: M.SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[1, 1],
+                                         num_heads=[1, 2], window_size=[4, 4],
+                                         stochastic_depth_prob=0.0, num_classes=10), (1, 3, 64, 64)),
+    "srcnn": (lambda: SuperResolutionNet(), (1, 3, 16, 16)),
+}
+
+FULL_MODELS = {
+    "resnet18": (lambda: M.resnet18(), (1, 3, 224, 224)),
+    "mobilenet_v2": (lambda: M.mobilenet_v2(), (1, 3, 224, 224)),
+    "shufflenet_v2": (lambda: M.shufflenet_v2_x0_5(), (1, 3, 224, 224)),
+    "convnext_tiny": (lambda: M.convnext_tiny(), (1, 3, 224, 224)),
+    "vit": (lambda: M.vit_b_16(), (1, 3, 224, 224)),
+    "swin_t": (lambda: M.swin_t(), (1, 3, 224, 224)),
+    "ssdlite": (lambda: M.detection.ssdlite320_mobilenet_v3_large(
+        weights=None, weights_backbone=None), (1, 3, 320, 320)),
+}
+
+
+# ---------------------------------------------------------------- export
+
+def perturb(model, generator):
+    """Adds noise (1e-3 standard deviation) to every floating-point parameter and buffer."""
+    with torch.no_grad():
+        for t in list(model.parameters()) + list(model.buffers()):
+            if t.is_floating_point():
+                t.add_(1e-3 * torch.randn(t.shape, generator=generator))
+
+
+def save_tensor(array, name, path):
+    t = numpy_helper.from_array(array, name)
+    with open(path, "wb") as f:
+        f.write(t.SerializeToString())
+
+
+def flatten_outputs(y):
+    """The model's outputs as a list of tensors (detection models give a list of dicts)."""
+    if isinstance(y, torch.Tensor):
+        return [y]
+    if isinstance(y, dict):
+        return [t for k in sorted(y) for t in flatten_outputs(y[k])]
+    return [t for e in y for t in flatten_outputs(e)]
+
+
+def describe(path):
+    m = onnx.load(path)
+    ops = collections.Counter(n.op_type for n in m.graph.node)
+    return (f"{os.path.basename(path)} {os.path.getsize(path)} bytes, {len(m.graph.node)} nodes, "
+            f"Identity {ops.get('Identity', 0)}, ops: "
+            + " ".join(f"{k}:{v}" for k, v in sorted(ops.items())))
+
+
+def export_model(name, make, shape, out, opsets=OPSETS):
+    lines = []
+    torch.manual_seed(SEED)
+    x = torch.rand(*shape) if name == "srcnn" else torch.randn(*shape)
+    save_tensor(x.numpy(), "input", os.path.join(out, f"{name}_input.pb"))
+    for perturbed in (False, True):
+        torch.manual_seed(SEED + 1)
+        model = make().eval()
+        if perturbed:
+            perturb(model, torch.Generator().manual_seed(SEED + 2))
+        with torch.no_grad():
+            ys = flatten_outputs(model(x))
+        for opset in opsets:
+            stem = f"{name}_op{opset}" + ("_perturbed" if perturbed else "")
+            path = os.path.join(out, stem + ".onnx")
+            out_names = ["output"] if len(ys) == 1 else [f"output{i}" for i in range(len(ys))]
+            try:
+                torch.onnx.export(model, (x,), path, opset_version=opset, input_names=["input"],
+                                  output_names=out_names, do_constant_folding=True)
+            except Exception as e:  # recorded in the manifest, the other files still get written
+                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                lines.append(f"{stem}.onnx NOT EXPORTED: {type(e).__name__}: {first}")
+                print(lines[-1], file=sys.stderr)
+                continue
+            for i, (y, n) in enumerate(zip(ys, out_names)):
+                suffix = "" if len(ys) == 1 else str(i)
+                save_tensor(y.numpy(), n, os.path.join(out, f"{stem}_torch_output{suffix}.pb"))
+            lines.append(describe(path))
+            print(lines[-1])
+    return lines
+
+
+def main(argv):
+    full = len(argv) > 1 and argv[1] == "--full"
+    if full:
+        if len(argv) < 3:
+            sys.exit(__doc__)
+        out, models = argv[2], FULL_MODELS
+        if len(argv) > 3:
+            models = {k: models[k] for k in argv[3:]}
+    else:
+        out = argv[1] if len(argv) > 1 else os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "convert")
+        models = MODELS
+    os.makedirs(out, exist_ok=True)
+    lines = []
+    for name, (make, shape) in models.items():
+        lines += export_model(name, make, shape, out)
+    with open(os.path.join(out, "manifest.txt"), "w") as f:
+        f.write(f"# written by tools/make_convert_corpus.py{' --full' if full else ''} "
+                f"(torch {torch.__version__.split('a')[0]}, torchvision "
+                f"{torchvision.__version__.split('a')[0]}, onnx {onnx.__version__})\n")
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
