@@ -1,0 +1,21 @@
+// Two rules of one rule set with the same name: the report could not tell them apart.
+// expect: two rules of a rule_set share a name
+#include "convert_common.hpp"
+
+struct first : rc::rule<"drop_relu"> {
+  static constexpr auto pattern = rc::op<"Relu">("x"_v);
+  static rx::value replace(rx::graph&, const auto& m) { return m["x"_v]; }
+};
+#ifdef RETARGET_COMPILE_FAIL
+struct second : rc::rule<"drop_relu"> {
+#else
+struct second : rc::rule<"drop_sigmoid"> {
+#endif
+  static constexpr auto pattern = rc::op<"Sigmoid">("x"_v);
+  static rx::value replace(rx::graph&, const auto& m) { return m["x"_v]; }
+};
+
+template <>
+struct rc::rules_for<my_engine> : rc::rule_set<first, second> {};
+
+int main() { return static_cast<int>(rc::rules_of_t<my_engine>::size) - 2; }
