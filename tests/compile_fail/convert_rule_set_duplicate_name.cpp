@@ -18,4 +18,4 @@ struct second : rc::rule<"drop_sigmoid"> {
 template <>
 struct rc::rules_for<my_engine> : rc::rule_set<first, second> {};
 
-int main() { return static_cast<int>(rc::rules_of_t<my_engine>::size) - 2; }
+int main() {}

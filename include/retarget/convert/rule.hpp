@@ -312,15 +312,25 @@ constexpr bool names_unique() {
 }
 }  // namespace detail
 
-// The rules a backend applies, tried in this order at every node.
+namespace detail {
+// The checks live in their own type so that a failure leaves rule_set usable: one error.
 template <class... Rules>
-struct rule_set {
+struct rule_set_check {
   static_assert((Rule<Rules> && ...),
                 "retarget: a rule_set holds rules (types derived from retarget::convert::rule "
                 "with a `pattern` made by rc::op)");
-  static_assert(detail::names_unique<Rules...>(), "retarget: two rules of a rule_set share a name");
-  static constexpr auto rules = hana::tuple_t<Rules...>;
-  static constexpr std::size_t size = sizeof...(Rules);
+  static_assert(names_unique<Rules...>(), "retarget: two rules of a rule_set share a name");
+  static constexpr bool value = true;
+};
+}  // namespace detail
+
+// The rules a backend applies, tried in this order at every node.
+template <class... Rules>
+struct rule_set {
+  static constexpr bool checked = detail::rule_set_check<Rules...>::value;
+  // Both read `checked`, so naming either runs the checks.
+  static constexpr auto rules = (void(checked), hana::tuple_t<Rules...>);
+  static constexpr std::size_t size = checked ? sizeof...(Rules) : 0;
 };
 
 // Specialize for a backend: template <> struct rules_for<my_engine> : rule_set<...> {};

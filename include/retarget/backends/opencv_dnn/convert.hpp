@@ -9,6 +9,8 @@
 //     Mul, Add, as torch writes it at opset 13) loads.
 //   - Expand broadcasts one way only: an Expand to a shape the input already has is refused,
 //     and is the input itself.
+//   - a computed divisor with one element is not broadcast (LayerNorm2d at H = W = 1); a 1 x 1
+//     by 1 x N MatMul with its reciprocal is.
 //   - Identity over a stored weight, Mod, and cubic Resize are refused; folding removes the first
 //     two where their inputs are constants.
 #ifndef RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/node_rewrite.hpp>
@@ -65,11 +68,48 @@ struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
   static ir::value replace(ir::graph&, const auto& m) { return m["x"_v]; }
 };
 
+// A division by a computed single element (LayerNorm2d's deviation once H = W = 1): OpenCV
+// broadcasts a computed divisor only along an axis, so the quotient is the product of the
+// flattened dividend with the divisor's reciprocal, as a 1 x 1 by 1 x N MatMul.
+struct single_element_divisor : rc::rule<"single_element_divisor"> {
+  static constexpr auto pattern = rc::op<"Div">("a"_v, "b"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto &a = m["a"_v], &b = m["b"_v];
+    if (g.constant_data(b)) return rc::reject("the divisor is a constant, which OpenCV broadcasts");
+    if (g.constant_data(a)) return rc::reject("the dividend is a constant, which OpenCV broadcasts");
+    const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
+    const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!as || !bs) return rc::reject("a shape is not static");
+    if (*as == *bs) return rc::reject("the shapes are equal: nothing to broadcast");
+    if (bs->size() > as->size()) return rc::reject("the divisor has the higher rank");
+    for (const auto d : *bs)
+      if (d != 1) return rc::reject("the divisor has more than one element");
+    if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto &a = m["a"_v], &b = m["b"_v];
+    const auto shape = *a.static_shape();
+    std::int64_t n = 1;
+    for (const auto d : shape) n *= d;
+    const auto dims = [&](std::vector<std::int64_t> v) {
+      const auto size = static_cast<std::int64_t>(v.size());
+      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
+    };
+    auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
+    auto product = g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})),
+                        g.op("Reshape", a, dims({1, n})));
+    return g.op("Reshape", product, dims(shape));
+  }
+};
+
 }  // namespace retarget::backends::opencv_dnn_convert
 
 template <>
 struct retarget::convert::rules_for<retarget::backends::opencv_dnn>
-    : retarget::convert::rule_set<retarget::backends::opencv_dnn_convert::expand_to_own_shape> {};
+    : retarget::convert::rule_set<retarget::backends::opencv_dnn_convert::expand_to_own_shape,
+                                  retarget::backends::opencv_dnn_convert::single_element_divisor> {};
 
 // Clip with constant bounds as inputs: lo + Relu(x - lo) - Relu(x - hi), each term only where
 // its bound is given (Relu(x) - Relu(x - 6) for ReLU6).
@@ -116,8 +156,9 @@ struct retarget::convert::node_rewrite<"LayerNormalization", retarget::backends:
     const auto rank = static_cast<std::int64_t>(x.rank());
     auto axis = n["axis"_i].value_or(-1);
     if (axis < 0) axis += rank;
+    // Negative axes, as torch writes them: OpenCV reads positive ones of a 3-D tensor otherwise.
     std::vector<std::int64_t> axes;
-    for (auto a = axis; a < rank; ++a) axes.push_back(a);
+    for (auto a = axis; a < rank; ++a) axes.push_back(a - rank);
     const float epsilon = n["epsilon"_f].value_or(1e-5f);
     auto mean = g.op("ReduceMean", x, "axes"_i = axes, "keepdims"_i = 1);
     auto centred = g.op("Sub", x, mean);
@@ -199,9 +240,16 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
         } else if (!target) {
           refuse("OpenCV 4.6 needs Expand's shape as a constant");
         }
+      } else if (op == "Concat") {
+        bool constant = false, computed = false;
+        for (const auto& in : n.input()) (m.constant(in) ? constant : computed) = true;
+        const auto shape = m.static_shape(n.output(0));
+        if (constant && computed && shape && shape->size() != 4)
+          refuse("OpenCV 4.6 concatenates a constant with a computed tensor in 4-D only, this is " +
+                 std::to_string(shape->size()) + "-D");
       } else if (op == "Div" || op == "Mul") {
         const auto a = m.static_shape(input(0)), b = m.static_shape(input(1));
-        if (a && b && !m.constant(input(1)) && *a != *b) {
+        if (a && b && !m.constant(input(0)) && !m.constant(input(1)) && *a != *b) {
           bool ones = true;
           for (auto d : *b) ones = ones && d == 1;
           if (ones && !b->empty())
