@@ -1,0 +1,49 @@
+// Evaluating one node on constant inputs, for constant folding: the shape arithmetic, casts,
+// comparisons and reductions that exporters leave between a model's constants.
+//
+//   const onnx::TensorProto* inputs[] = {&data, &indices};
+//   if (auto outputs = retarget::convert::evaluate(node, 17, inputs))
+//     ...  // outputs->at(0) is a constant named node.output(0): the node can go
+#ifndef RETARGET_CONVERT_EVALUATE_HPP
+#define RETARGET_CONVERT_EVALUATE_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <optional>
+#include <retarget/convert/detail/evaluate_array.hpp>
+#include <retarget/convert/detail/evaluate_ops.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace retarget::convert {
+
+// Whether evaluate() handles the op type at all (a quick filter before gathering inputs).
+inline bool can_evaluate(std::string_view op_type) noexcept {
+  return detail::find_op(op_type) != nullptr;
+}
+
+// Evaluates one node of the standard ONNX domain on constant inputs, for constant folding.
+// inputs[i] is nullptr for an absent optional input. Returns the node's outputs, in order,
+// or std::nullopt when the op, this form of it (dtype, attribute, opset) is not supported:
+// the caller then keeps the node. Throws retarget::error (naming the op and what is wrong)
+// only for inputs that are invalid per the ONNX spec (e.g. mismatched shapes that do not
+// broadcast).
+inline std::optional<std::vector<ir::tensor>> evaluate(
+    const onnx::NodeProto& node, int opset, std::span<const onnx::TensorProto* const> inputs) {
+  if (!node.domain().empty() && node.domain() != "ai.onnx") return std::nullopt;
+  const auto* op = detail::find_op(node.op_type());
+  if (!op || node.output_size() != 1) return std::nullopt;
+  try {
+    std::vector<ir::tensor> outputs;
+    outputs.push_back(detail::to_tensor(op->run({node, opset, inputs}), node.output(0)));
+    return outputs;
+  } catch (const detail::unsupported&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_EVALUATE_HPP
