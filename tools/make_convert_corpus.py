@@ -12,7 +12,8 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   manifest.txt                    per file: size, node count, Identity count, op types
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
-shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large), random
+shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large, and the
+same detector without its post-processing as ssdlite_head), random
 init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
 into DIR. That takes minutes and writes about 2 GB; it is not part of the committed corpus.
 
@@ -40,9 +41,9 @@ SEED = 20261123
 
 class TinyResNet(resnet.ResNet):
     """ResNet-18's structure (stem, maxpool, 4 stages of BasicBlock with downsample, adaptive
-    average pool, flatten, fc) with widths 8-16-24-32 and one block per stage."""
+    average pool, flatten, fc) with widths 4-8-12-16 and one block per stage."""
 
-    def __init__(self, widths=(8, 16, 24, 32), num_classes=10):
+    def __init__(self, widths=(4, 8, 12, 16), num_classes=10):
         nn.Module.__init__(self)
         self._norm_layer = nn.BatchNorm2d
         self.inplanes, self.dilation, self.groups, self.base_width = widths[0], 1, 1, 64
@@ -85,23 +86,51 @@ class SuperResolutionNet(nn.Module):
 
 M = torchvision.models
 
+
+def tiny_mobilenet_v2():
+    """torchvision's MobileNetV2 (width 0.25, three inverted-residual stages); its last 1x1
+    convolution (always 1280 channels in torchvision) is swapped for one of 64 channels."""
+    m = M.MobileNetV2(num_classes=10, width_mult=0.25,
+                      inverted_residual_setting=[[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 1, 2]])
+    last = m.features[-1]
+    m.features[-1] = type(last)(last[0].in_channels, 64, kernel_size=1, norm_layer=nn.BatchNorm2d,
+                                activation_layer=nn.ReLU6)
+    m.classifier[1] = nn.Linear(64, 10)
+    return m
+
+
 # name: (constructor, input shape)
 MODELS = {
     "resnet18": (lambda: TinyResNet(), (1, 3, 32, 32)),
-    "mobilenet_v2": (lambda: M.MobileNetV2(
-        num_classes=10, width_mult=0.25,
-        inverted_residual_setting=[[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 1, 2]]), (1, 3, 32, 32)),
-    "shufflenet_v2": (lambda: M.ShuffleNetV2([1, 1, 1], [8, 16, 32, 64, 128], num_classes=10),
+    "mobilenet_v2": (tiny_mobilenet_v2, (1, 3, 32, 32)),
+    "shufflenet_v2": (lambda: M.ShuffleNetV2([2, 1, 1], [8, 16, 32, 64, 128], num_classes=10),
                       (1, 3, 32, 32)),
     "convnext_tiny": (lambda: M.ConvNeXt([CNBlockConfig(8, 16, 1), CNBlockConfig(16, None, 1)],
                                          stochastic_depth_prob=0.0, num_classes=10), (1, 3, 32, 32)),
     "vit": (lambda: M.VisionTransformer(image_size=32, patch_size=8, num_layers=1, num_heads=2,
                                         hidden_dim=16, mlp_dim=32, num_classes=10), (1, 3, 32, 32)),
-    "swin_t": (lambda: M.SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[1, 1],
+    "swin_t": (lambda: M.SwinTransformer(patch_size=[4, 4], embed_dim=16, depths=[2, 1],
                                          num_heads=[1, 2], window_size=[4, 4],
                                          stochastic_depth_prob=0.0, num_classes=10), (1, 3, 64, 64)),
     "srcnn": (lambda: SuperResolutionNet(), (1, 3, 16, 16)),
 }
+
+class DetectorHead(nn.Module):
+    """A detector without its post-processing (anchor decoding, score threshold, NMS): the
+    backbone's feature maps through the head, as bbox_regression and cls_logits."""
+
+    def __init__(self, detector):
+        super().__init__()
+        self.backbone, self.head = detector.backbone, detector.head
+
+    def forward(self, x):
+        features = list(self.backbone(x).values())
+        return self.head(features)
+
+
+def ssdlite():
+    return M.detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)
+
 
 FULL_MODELS = {
     "resnet18": (lambda: M.resnet18(), (1, 3, 224, 224)),
@@ -110,19 +139,19 @@ FULL_MODELS = {
     "convnext_tiny": (lambda: M.convnext_tiny(), (1, 3, 224, 224)),
     "vit": (lambda: M.vit_b_16(), (1, 3, 224, 224)),
     "swin_t": (lambda: M.swin_t(), (1, 3, 224, 224)),
-    "ssdlite": (lambda: M.detection.ssdlite320_mobilenet_v3_large(
-        weights=None, weights_backbone=None), (1, 3, 320, 320)),
+    "ssdlite": (ssdlite, (1, 3, 320, 320)),
+    "ssdlite_head": (lambda: DetectorHead(ssdlite()), (1, 3, 320, 320)),
 }
 
 
 # ---------------------------------------------------------------- export
 
 def perturb(model, generator):
-    """Adds noise (1e-3 standard deviation) to every floating-point parameter and buffer."""
+    """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""
     with torch.no_grad():
         for t in list(model.parameters()) + list(model.buffers()):
             if t.is_floating_point():
-                t.add_(1e-3 * torch.randn(t.shape, generator=generator))
+                t.add_(2e-2 * torch.randn(t.shape, generator=generator))
 
 
 def save_tensor(array, name, path):
