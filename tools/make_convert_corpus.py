@@ -15,7 +15,8 @@ With --full DIR, exports the full-size torchvision models instead (resnet18, mob
 shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large, and the
 same detector without its post-processing as ssdlite_head), random
 init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
-into DIR. That takes minutes and writes about 2 GB; it is not part of the committed corpus.
+into DIR (manifest.txt there lists the models of that run). That takes minutes and writes
+about 2.6 GB; it is not part of the committed corpus.
 
 Run with Debian's python (torch 1.13, torchvision 0.14, onnx 1.12):
   /usr/bin/python3 tools/make_convert_corpus.py [OUT_DIR]

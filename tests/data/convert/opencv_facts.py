@@ -50,6 +50,7 @@ def short(e):
 
 
 def build(nodes, feeds, outputs, out_shapes, inits=(), opset=13, out_shape_given=True, producer="pytorch"):
+    """The model; producer_name is "pytorch" like torch's files unless said (OpenCV reads it)."""
     ins = [oh.make_tensor_value_info(k, F32 if v.dtype == np.float32 else I64, list(v.shape))
            for k, v in feeds.items()]
     outs = [oh.make_tensor_value_info(o, F32, s if out_shape_given else None)
@@ -527,6 +528,9 @@ def g_resize():
     case(G, "Resize cubic pytorch_half_pixel a=-0.75, scales initializer [1,1,3,3] (torch bicubic)", rz("cubic", "pytorch_half_pixel", cubic_coeff_a=-0.75, nearest_mode="floor"), {"x": x}, [cub], [roi, sc])
     case(G, "Resize linear pytorch_half_pixel, scales initializer (torch bilinear)", rz("linear", "pytorch_half_pixel"), {"x": x}, [lin], [roi, sc])
     case(G, "Resize linear half_pixel, scales initializer", rz("linear", "half_pixel"), {"x": x}, [lin], [roi, sc])
+    no_ctm = [node("Resize", ["x", "roi", "scales"], "y", mode="linear")]
+    case(G, "Resize linear without coordinate_transformation_mode, producer_name 'pytorch'", no_ctm, {"x": x}, [lin], [roi, sc])
+    case(G, "Resize linear without coordinate_transformation_mode, producer_name 'other'", no_ctm, {"x": x}, [lin], [roi, sc], producer="other")
     case(G, "Resize linear align_corners, scales initializer", rz("linear", "align_corners"), {"x": x}, [up("bilinear", align_corners=True)], [roi, sc])
     asym = np.zeros((1, C, 24, 24), np.float32)
     src = np.arange(24) / 3.0
