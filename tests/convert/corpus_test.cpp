@@ -32,7 +32,6 @@ const fs::path corpus = fs::path(RETARGET_SOURCE_DIR) / "tests/data/convert";
 
 // Architectures whose converted models OpenCV 4.6 does not load yet, and why.
 const std::set<std::string> not_yet = {
-    "vit",            // the class token's Expand and Concat
     "swin_t",         // Mod, Roll-like Slice/Concat and Pad of the shifted windows
     "srcnn",          // cubic Resize: only as an approximation, asked for by name
 };

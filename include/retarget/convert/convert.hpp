@@ -31,6 +31,7 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -175,23 +176,53 @@ std::vector<ir::dim> inline dims_of(const onnx::TensorShapeProto& shape) {
 struct node_log {
   std::vector<node_rewrite_record>* records;
   std::size_t fired = 0;
+  std::vector<std::size_t> order;  // the record of each firing, to forget the latest ones
   void record(rewrite_kind, std::string_view target, std::string_view, std::string_view rewrite) {
     ++fired;
-    for (auto& r : *records)
-      if (r.op == target && r.rewrite == rewrite) {
-        ++r.count;
+    for (std::size_t i = 0; i < records->size(); ++i)
+      if ((*records)[i].op == target && (*records)[i].rewrite == rewrite) {
+        ++(*records)[i].count;
+        order.push_back(i);
         return;
       }
     records->push_back({std::string(target), std::string(rewrite), 1});
+    order.push_back(records->size() - 1);
+  }
+  // Forgets the firings after the first `keep` (a rewrite that ended at the origin). A record
+  // those firings created is the last of the list, and goes with them.
+  void forget(std::size_t keep) {
+    while (fired > keep) {
+      const std::size_t index = order.back();
+      order.pop_back();
+      --fired;
+      if (--(*records)[index].count == 0 && index + 1 == records->size()) records->pop_back();
+    }
   }
 };
+
+// Whether a rebuilt node is its source unchanged (op, inputs, outputs, attributes).
+inline bool same_node(const onnx::NodeProto& rebuilt, const onnx::NodeProto& source) {
+  if (rebuilt.op_type() != source.op_type() || rebuilt.input_size() != source.input_size() ||
+      rebuilt.output_size() != source.output_size() ||
+      rebuilt.attribute_size() != source.attribute_size())
+    return false;
+  for (int i = 0; i < source.input_size(); ++i)
+    if (rebuilt.input(i) != source.input(i)) return false;
+  for (int i = 0; i < source.output_size(); ++i)
+    if (rebuilt.output(i) != source.output(i)) return false;
+  for (int i = 0; i < source.attribute_size(); ++i)
+    if (!source.attribute(i).has_g() && source.attribute(i).graphs_size() == 0 &&
+        rebuilt.attribute(i).SerializeAsString() != source.attribute(i).SerializeAsString())
+      return false;
+  return true;
+}
 
 // One pass: the source graph rebuilt into a new one.
 template <class B, class Rules>
 class rebuilder {
  public:
   rebuilder(const options& o, report& r, int opset, bool first_pass)
-      : options_(o), report_(r), opset_(opset), first_pass_(first_pass), log_{&r.node_rewrites} {}
+      : options_(o), report_(r), opset_(opset), first_pass_(first_pass), log_{&r.node_rewrites, 0, {}} {}
 
   bool changed = false;
 
@@ -218,6 +249,11 @@ class rebuilder {
         *g.proto().add_initializer() = init;
       else
         scope[init.name()] = g.initializer(init.name(), ir::tensor(init));
+    }
+    if (main_graph) {
+      for (const auto& n : source.node())
+        for (const auto& r : reads_of(n)) read_.insert(r);
+      for (const auto& o : source.output()) read_.insert(o.name());
     }
     const auto order = topological_order(source, [&](const std::string& name) {
       for (std::size_t i = 0; i + 1 < scopes_.size(); ++i)
@@ -299,8 +335,15 @@ class rebuilder {
     std::vector<ir::value> outs;
     if (first_pass_ && options_.node_rewrites) {
       const auto fired = log_.fired;
+      const int before = g.proto().node_size();
       outs = rewrite_node<B>(rewrite_env(options_, &log_), g, n);
-      if (log_.fired != fired) changed = true;
+      if (log_.fired != fired) {
+        // A rewrite that handed the node to its origin changed nothing: not counted.
+        if (g.proto().node_size() == before + 1 && same_node(g.proto().node(before), node))
+          log_.forget(fired);
+        else
+          changed = true;
+      }
     } else {
       outs = n.emit_unchanged(g);
     }
@@ -317,6 +360,26 @@ class rebuilder {
     if (op == "Identity" && inputs.size() == 1 && inputs[0].valid() && g.constant_data(inputs[0])) {
       scopes_.back()[node.output(0)] = inputs[0];
       ++report_.identities_bypassed;
+      changed = true;
+      return true;
+    }
+    // Dropout passes its input through in inference (no training_mode, or a constant false)
+    // and with a ratio of 0, when nothing reads its mask.
+    if (op == "Dropout" && !inputs.empty() && inputs[0].valid() &&
+        (node.output_size() < 2 || node.output(1).empty() || !read_.count(node.output(1)))) {
+      const auto constant_is = [&](std::size_t i, double v) {
+        if (inputs.size() <= i || !inputs[i].valid()) return true;  // absent: the default
+        const auto* t = g.constant_data(inputs[i]);
+        if (!t) return false;
+        const auto values = ir::values_as_double(ir::tensor(*t));
+        return values.size() == 1 && values.front() == v;
+      };
+      if (!constant_is(2, 0) && !constant_is(1, 0)) return false;
+      if (inputs.size() > 1 && inputs[1].valid() && !g.constant_data(inputs[1]) &&
+          !constant_is(2, 0))
+        return false;
+      scopes_.back()[node.output(0)] = inputs[0];
+      ++report_.folded[op];
       changed = true;
       return true;
     }
@@ -407,21 +470,25 @@ class rebuilder {
     match<P> m;
     m.bind_graph(g);
     matcher<match<P>> walk(g, m);
-    const auto near_miss = [&](std::size_t depth, std::string why) {
-      if (!record.fired && (record.closest_at.empty() || depth > record.closest_depth)) {
-        record.closest_at = node_text(node);
-        record.closest_depth = depth;
-        record.closest_why = std::move(why);
-      }
+    // The closest attempt: a whole match refused by the condition beats any partial one.
+    const auto near_miss = [&](std::size_t depth, bool matched, std::string why) {
+      if (record.fired) return;
+      if (!record.closest_at.empty() &&
+          std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
+        return;
+      record.closest_at = node_text(node);
+      record.closest_depth = depth;
+      record.closest_matched = matched;
+      record.closest_why = std::move(why);
     };
     if (!walk.match_node(R::pattern, node, inputs)) {
-      near_miss(walk.progress.depth, walk.progress.why);
+      near_miss(walk.progress.depth, false, walk.progress.why);
       return false;
     }
     if constexpr (requires { R::condition(m); }) {
       const verdict v = R::condition(m);
       if (!v.ok) {
-        near_miss(walk.progress.depth, "condition: " + v.why);
+        near_miss(walk.progress.depth, true, "the condition said no: " + v.why);
         return false;
       }
     }
@@ -451,6 +518,7 @@ class rebuilder {
   bool first_pass_;
   node_log log_;
   std::vector<std::unordered_map<std::string, ir::value>> scopes_;
+  std::unordered_set<std::string> read_;  // every name the main graph's nodes and outputs read
 };
 
 // Removes the nodes whose outputs nothing reads (the graph's outputs are read) and the

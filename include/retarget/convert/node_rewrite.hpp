@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/mp11/algorithm.hpp>
 #include <cstddef>
 #include <retarget/convert/node.hpp>
 #include <retarget/core/backend.hpp>
@@ -104,9 +105,31 @@ std::vector<ir::value> handle(const Env& env, ir::graph& g, const node& n) {
   return as_outputs(retarget::call<B>(env, node_op<name>{}, g, node_of<name>(n)));
 }
 
+// The handler of every op that no backend of the chain rewrites: one function for all of them,
+// so a backend with a few rewrites instantiates the selection for those few only.
+template <class Env>
+std::vector<ir::value> unchanged(const Env&, ir::graph& g, const node& n) {
+  return n.emit_unchanged(g);
+}
+
+template <fixed_string Op>
+struct declared_for {
+  template <class X>
+  using fn = std::bool_constant<!requires { typename node_rewrite<Op, X>::retarget_undeclared; }>;
+};
+
+template <class B, class Env, std::size_t I>
+constexpr node_handler<B, Env> handler_of() {
+  if constexpr (boost::mp11::mp_any_of_q<fallback_chain_t<B>,
+                                         declared_for<op_name_at<I>>>::value)
+    return &handle<B, Env, I>;
+  else
+    return &unchanged<Env>;
+}
+
 template <class B, class Env, std::size_t... I>
 constexpr std::array<node_handler<B, Env>, sizeof...(I)> make_handlers(std::index_sequence<I...>) {
-  return {&handle<B, Env, I>...};
+  return {handler_of<B, Env, I>()...};
 }
 
 template <class B, class Env>

@@ -19,8 +19,14 @@ struct rule_record {
   // For a rule that never fired: the attempt that got furthest, where, and why it stopped.
   std::string closest_at;
   std::size_t closest_depth = 0;
+  bool closest_matched = false;  // the whole pattern matched, and the condition said no
   std::string closest_why;
 };
+
+// "1 node", "2 nodes".
+inline std::string count_of(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 struct node_rewrite_record {
   std::string op;
@@ -73,31 +79,33 @@ inline std::string summary(const report& r) {
     any = true;
   }
   if (!any) out += " none";
-  out += "; removed " + std::to_string(r.dead_nodes_removed) + " dead nodes, " +
-         std::to_string(r.initializers_removed) + " initializers; " + std::to_string(r.passes) +
-         (r.passes == 1 ? " pass" : " passes") + (r.fixed_point ? "" : " (bound reached)");
+  out += "; removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + ", " +
+         count_of(r.initializers_removed, "initializer", "initializers") + "; " +
+         count_of(r.passes, "pass", "passes") + (r.fixed_point ? "" : " (bound reached)");
   return out;
 }
 
 // Several lines for a person: the summary's facts, and with `explain` every rule that did not
 // fire with its closest partial match.
 inline std::string to_string(const report& r, bool explain = false) {
-  std::string out = "converted for " + r.backend + ": " + std::to_string(r.nodes_before) +
-                    " nodes -> " + std::to_string(r.nodes_after) + " nodes in " +
-                    std::to_string(r.passes) + (r.passes == 1 ? " pass" : " passes") +
+  std::string out = "converted for " + r.backend + ": " + count_of(r.nodes_before, "node", "nodes") +
+                    " -> " + count_of(r.nodes_after, "node", "nodes") + " in " +
+                    count_of(r.passes, "pass", "passes") +
                     (r.fixed_point ? "" : " (stopped at the pass bound)") + "\n";
   for (const auto& rule : r.rules) {
     if (rule.fired) {
       out += "  rule " + rule.name + ": fired " + std::to_string(rule.fired) + "x, matched " +
-             std::to_string(rule.nodes_matched) + " nodes, made " +
+             count_of(rule.nodes_matched, "node", "nodes") + ", made " +
              std::to_string(rule.nodes_created) + "\n";
     } else if (explain) {
       out += "  rule " + rule.name + ": never fired";
       if (rule.closest_at.empty())
         out += " (no node of its root op)\n";
+      else if (rule.closest_matched)
+        out += "; at " + rule.closest_at + " the pattern matched, and " + rule.closest_why + "\n";
       else
-        out += "; closest at " + rule.closest_at + " (" + std::to_string(rule.closest_depth) +
-               (rule.closest_depth == 1 ? " op matched): " : " ops matched): ") +
+        out += "; closest at " + rule.closest_at + " (" +
+               count_of(rule.closest_depth, "op", "ops") + " of the pattern matched): " +
                rule.closest_why + "\n";
     }
   }
@@ -108,8 +116,8 @@ inline std::string to_string(const report& r, bool explain = false) {
   if (r.identities_bypassed)
     out += "  identities of constants read through: " + std::to_string(r.identities_bypassed) +
            "\n";
-  out += "  removed " + std::to_string(r.dead_nodes_removed) + " dead nodes and " +
-         std::to_string(r.initializers_removed) + " unused initializers\n";
+  out += "  removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + " and " +
+         count_of(r.initializers_removed, "unused initializer", "unused initializers") + "\n";
   return out;
 }
 

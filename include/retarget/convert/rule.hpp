@@ -31,6 +31,7 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 #include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -324,13 +325,34 @@ struct rule_set_check {
 };
 }  // namespace detail
 
-// The rules a backend applies, tried in this order at every node.
-template <class... Rules>
+namespace detail {
+// A rule_set's entries as rules: a rule is itself, a rule set (or a rules_for) its rules.
+template <class T>
+struct rules_in {
+  using type = boost::mp11::mp_list<T>;
+};
+template <class T>
+requires requires { typename T::rule_list; }
+struct rules_in<T> {
+  using type = typename T::rule_list;
+};
+template <class... R>
+constexpr auto hana_types(boost::mp11::mp_list<R...>) {
+  return hana::tuple_t<R...>;
+}
+}  // namespace detail
+
+// The rules a backend applies, tried in this order at every node. An entry may be a rule set
+// of its own, a fallback's rules_for<B> for one, whose rules take its place in the order:
+//   template <> struct rules_for<my_opencv> : rule_set<my_rule, rules_for<opencv_dnn>> {};
+template <class... Entries>
 struct rule_set {
-  static constexpr bool checked = detail::rule_set_check<Rules...>::value;
+  using rule_list = boost::mp11::mp_append<typename detail::rules_in<Entries>::type...>;
+  static constexpr bool checked =
+      boost::mp11::mp_apply<detail::rule_set_check, rule_list>::value;
   // Both read `checked`, so naming either runs the checks.
-  static constexpr auto rules = (void(checked), hana::tuple_t<Rules...>);
-  static constexpr std::size_t size = checked ? sizeof...(Rules) : 0;
+  static constexpr auto rules = (void(checked), detail::hana_types(rule_list{}));
+  static constexpr std::size_t size = checked ? boost::mp11::mp_size<rule_list>::value : 0;
 };
 
 // Specialize for a backend: template <> struct rules_for<my_engine> : rule_set<...> {};

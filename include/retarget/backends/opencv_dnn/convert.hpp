@@ -4,13 +4,18 @@
 //
 // Measured on OpenCV 4.6 with the corpus of tests/data/convert (tools/make_convert_corpus.py):
 //   - Clip takes its bounds only as attributes: Clip with min/max inputs (opset 11 and later)
-//     is refused; lo + Relu(x - lo) - Relu(x - hi) is not.
+//     is refused, and so are Min and Max with a constant; Min and Max of x and x * 0 + bound are
+//     not, and are exact (Relu(x) - Relu(x - 6) is off by 2 at 1e8).
 //   - there is no LayerNormalization layer; its decomposition (ReduceMean, Sub, Pow, Sqrt, Div,
 //     Mul, Add, as torch writes it at opset 13) loads.
 //   - Expand broadcasts one way only: an Expand to a shape the input already has is refused,
 //     and is the input itself.
 //   - a computed divisor with one element is not broadcast (LayerNorm2d at H = W = 1); a 1 x 1
 //     by 1 x N MatMul with its reciprocal is.
+//   - a 4-D tensor times a constant vector along its last axis is scaled along axis 1: the
+//     product is computed with the channels moved to axis 1 and the vector as [C, 1, 1].
+//   - a node whose last input is listed as absent ('') is refused (OpenCV looks for a constant
+//     named ''); Pad, as torch writes it, is one.
 //   - Identity over a stored weight, Mod, and cubic Resize are refused; folding removes the first
 //     two where their inputs are constants.
 #ifndef RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP
@@ -104,15 +109,102 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
   }
 };
 
+// A 4-D tensor times a constant vector along its last axis (LayerNorm2d's weight, with the
+// channels last): OpenCV scales axis 1 instead. With the channels moved to axis 1 and the
+// vector as [C, 1, 1], it scales the right axis; the transposes move them back.
+template <fixed_string Op, fixed_string Name>
+struct last_axis_constant : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v, "w"_c);
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    if (m.graph().constant_data(x)) return rc::reject("both inputs are constants");
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape || (shape->size() != 3 && shape->size() != 4))
+      return rc::reject("the input is not a static 3-D or 4-D tensor");
+    const auto& w = *m.graph().constant_data(m["w"_c]);
+    std::int64_t elements = 1;
+    for (const auto d : w.dims()) elements *= d;
+    for (int i = 0; i + 1 < w.dims_size(); ++i)
+      if (w.dims(i) != 1) return rc::reject("the constant is not a vector along the last axis");
+    if (w.dims_size() == 0 || elements != shape->back() || elements == 1)
+      return rc::reject("the constant does not run along the last axis");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    onnx::TensorProto w = *g.constant_data(m["w"_c]);
+    const auto channels = static_cast<std::int64_t>(w.dims(w.dims_size() - 1));
+    w.clear_dims();
+    for (const auto d : {channels, std::int64_t{1}, std::int64_t{1}}) w.add_dims(d);
+    w.clear_name();
+    const auto vector = g.constant(ir::tensor(w));
+    const auto apply = [&](const ir::value& x) {
+      if constexpr (Op.view() == "Mul")
+        return g.op("Mul", x, vector);
+      else
+        return g.op("Add", x, vector);
+    };
+    const auto shape = *m["x"_v].static_shape();
+    if (shape.size() == 4) {
+      auto moved = g.op("Transpose", m["x"_v], "perm"_i = {0, 3, 1, 2});
+      return g.op("Transpose", apply(moved), "perm"_i = {0, 2, 3, 1});
+    }
+    // 3-D [N, L, C]: as [N, C, L, 1], and back.
+    const auto dims = [&](std::vector<std::int64_t> v) {
+      const auto size = static_cast<std::int64_t>(v.size());
+      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
+    };
+    auto four = g.op("Reshape", m["x"_v], dims({shape[0], shape[1], shape[2], 1}));
+    auto moved = g.op("Transpose", four, "perm"_i = {0, 2, 1, 3});
+    auto back = g.op("Transpose", apply(moved), "perm"_i = {0, 2, 1, 3});
+    return g.op("Reshape", back, dims(shape));
+  }
+};
+using last_axis_scale = last_axis_constant<"Mul", "last_axis_scale">;
+
+// A constant joined to a computed 3-D tensor (ViT's class token): OpenCV joins them in 4-D
+// only, so both get a trailing axis of 1, and the result loses it again.
+struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
+  static constexpr auto pattern = rc::op<"Concat">("a"_c, "b"_v).as<"concat">();
+  static rc::verdict condition(const auto& m) {
+    const auto& b = m["b"_v];
+    if (m.graph().constant_data(b)) return rc::reject("both inputs are constants");
+    const auto shape = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!shape || shape->size() != 3) return rc::reject("the computed input is not static 3-D");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto dims = [&](std::vector<std::int64_t> v) {
+      const auto size = static_cast<std::int64_t>(v.size());
+      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
+    };
+    auto b_shape = *m["b"_v].static_shape();
+    onnx::TensorProto a = *g.constant_data(m["a"_c]);
+    a.add_dims(1);
+    a.clear_name();
+    auto axis = m["concat"_n]["axis"_i].value_or(0);
+    if (axis < 0) axis += 3;
+    b_shape.push_back(1);
+    auto joined = g.op("Concat", g.constant(ir::tensor(a)), g.op("Reshape", m["b"_v], dims(b_shape)),
+                       "axis"_i = axis);
+    auto out = b_shape;
+    out.pop_back();
+    out[static_cast<std::size_t>(axis)] += a.dims(static_cast<int>(axis));
+    return g.op("Reshape", joined, dims(out));
+  }
+};
+using last_axis_shift = last_axis_constant<"Add", "last_axis_shift">;
+
 }  // namespace retarget::backends::opencv_dnn_convert
 
 template <>
 struct retarget::convert::rules_for<retarget::backends::opencv_dnn>
     : retarget::convert::rule_set<retarget::backends::opencv_dnn_convert::expand_to_own_shape,
-                                  retarget::backends::opencv_dnn_convert::single_element_divisor> {};
+                                  retarget::backends::opencv_dnn_convert::single_element_divisor,
+                                  retarget::backends::opencv_dnn_convert::last_axis_scale,
+                                  retarget::backends::opencv_dnn_convert::constant_concat_in_4d> {};
 
-// Clip with constant bounds as inputs: lo + Relu(x - lo) - Relu(x - hi), each term only where
-// its bound is given (Relu(x) - Relu(x - 6) for ReLU6).
+// Clip with constant bounds as inputs: Min(Max(x, lo), hi) with each bound a computed tensor,
+// Relu for a lower bound of 0 (Min(Relu(x), x * 0 + 6) for ReLU6).
 template <>
 struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
   static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Clip">& n) {
@@ -131,13 +223,16 @@ struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
       if (!v) return ctx.origin(g, n);
       hi = *v;
     }
+    // Each bound as a computed tensor (x * 0 + bound): OpenCV takes Min and Max of two
+    // computed inputs only. Exact, as x * 0 + bound is the bound.
     const auto& x = n.input(0);
-    if (!has_lo)  // hi - Relu(hi - x)
-      return {g.op("Sub", cv::scalar_like(g, x, hi),
-                   g.op("Relu", g.op("Sub", cv::scalar_like(g, x, hi), x)))};
-    auto y = lo == 0 ? g.op("Relu", x) : g.op("Relu", g.op("Sub", x, cv::scalar_like(g, x, lo)));
-    if (has_hi) y = g.op("Sub", y, g.op("Relu", g.op("Sub", x, cv::scalar_like(g, x, hi))));
-    return {lo == 0 ? y : g.op("Add", y, cv::scalar_like(g, x, lo))};
+    const auto bound = [&](double v) {
+      return g.op("Add", g.op("Mul", x, cv::scalar_like(g, x, 0.0)), cv::scalar_like(g, x, v));
+    };
+    auto y = x;
+    if (has_lo) y = lo == 0 ? g.op("Relu", x) : g.op("Max", x, bound(lo));
+    if (has_hi) y = g.op("Min", y, bound(hi));
+    return {y};
   }
 };
 
@@ -168,6 +263,21 @@ struct retarget::convert::node_rewrite<"LayerNormalization", retarget::backends:
     auto y = g.op("Mul", g.op("Div", centred, deviation), n.input(1));
     if (n.has_input(2)) y = g.op("Add", y, n.input(2));
     return {y};
+  }
+};
+
+// Pad with its optional constant_value given as an empty name (as torch writes it): OpenCV
+// looks for a constant named ''. The same node without the trailing absent input.
+template <>
+struct retarget::convert::node_rewrite<"Pad", retarget::backends::opencv_dnn> {
+  static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Pad">& n) {
+    if (n.input_count() < 3 || n.has_input(2)) return ctx.origin(g, n);
+    ir::node_spec spec;
+    spec.op_type = "Pad";
+    spec.inputs = {n.input(0), n.input(1)};
+    spec.attributes = n.attributes();
+    spec.name = n.name();
+    return g.emit(std::move(spec));
   }
 };
 
@@ -205,6 +315,8 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
       const auto& op = n.op_type();
       const auto input = [&](int k) { return k < n.input_size() ? n.input(k) : std::string(); };
       if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+      if (n.input_size() > 0 && n.input(n.input_size() - 1).empty())
+        refuse("its last input is absent but listed (''): OpenCV 4.6 looks for a constant named ''");
       if (op == "Identity" && m.is_initializer(input(0)))
         refuse("Identity over the stored weight '" + input(0) +
                "': OpenCV cannot read it (convert reads the weight through)");
@@ -216,7 +328,7 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
       else if (op == "Clip" && (!input(1).empty() || !input(2).empty()))
         refuse(std::string("OpenCV 4.6 takes Clip's bounds only as attributes, not as inputs") +
                ((input(1).empty() || m.constant(input(1))) && (input(2).empty() || m.constant(input(2)))
-                    ? " (they are constants: convert rewrites it with Relu)"
+                    ? " (they are constants: convert rewrites it with Min and Max)"
                     : ""));
       else if (op == "Resize") {
         for (const auto& a : n.attribute())
