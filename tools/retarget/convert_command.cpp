@@ -52,7 +52,15 @@ int convert(arguments& args, std::ostream& out) {
   const auto model = retarget::ir::load(path);
   return managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
-    auto [converted, report] = retarget::convert::convert<B>(model, options);
+    auto [converted, report] = [&] {
+      try {
+        return retarget::convert::convert<B>(model, options);
+      } catch (const retarget::error& e) {  // the file, then what is wrong and where
+        std::string_view what = e.what();
+        if (what.starts_with("retarget: ")) what.remove_prefix(10);
+        throw retarget::error("retarget: convert: " + path.string() + ": " + std::string(what));
+      }
+    }();
     out << path.string() << ": " << to_string(report, explain);
     for (const auto& a : approximations) out << "  approximation allowed: " << a << "\n";
     if (const auto refused = print_refusals<B>(converted, out, "  refused: "))

@@ -149,12 +149,14 @@ inline std::vector<int> topological_order(const onnx::GraphProto& g,
       if (--waiting[static_cast<std::size_t>(r)] == 0) ready.push(r);
   }
   if (static_cast<int>(order.size()) != n) {
-    std::string cycle;
-    for (int i = 0, shown = 0; i < n && shown < 5; ++i)
-      if (waiting[static_cast<std::size_t>(i)] > 0) {
-        cycle += (shown++ ? ", " : "") + node_place(g.node(i), i);
-      }
-    throw error("retarget: the graph has a cycle through " + cycle);
+    std::string stuck;
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+      if (waiting[static_cast<std::size_t>(i)] > 0 && count++ < 5)
+        stuck += (count > 1 ? ", " : "") + node_place(g.node(i), i);
+    if (count > 5) stuck += " and " + std::to_string(count - 5) + " more";
+    throw error("retarget: the graph has a cycle: these nodes wait on one another's outputs: " +
+                stuck);
   }
   return order;
 }
@@ -329,6 +331,8 @@ class rebuilder {
     for (const auto& name : node.input())
       inputs.push_back(name.empty() ? ir::value{} : lookup(name));
     const bool standard = is_default_domain(node.domain());
+    // An op its opset does not have is refused before anything rewrites it away.
+    if (ir::is_standard_domain(node.domain())) g.schema_of(node);
     if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
     if (main_graph && standard && try_rules(g, node, inputs)) return;
     const convert::node n(node, inputs, rebuilt_attributes(g, node));
@@ -619,8 +623,15 @@ result convert(const ir::model& source, const options& o = {}) {
   }
   r.fixed_point = !changed;
   r.nodes_after = detail::node_count(current.graph());
+  // Inexact rewrites mark the nodes they make ("retarget: approximation NAME ...").
+  constexpr std::string_view marker = "retarget: approximation ";
+  for (const auto& n : current.graph().node())
+    if (std::string_view doc = n.doc_string(); doc.starts_with(marker)) {
+      doc.remove_prefix(marker.size());
+      ++r.approximations[std::string(doc.substr(0, doc.find(' ')))];
+    }
   ir::model out(std::move(current));
-  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
+  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() || !r.approximations.empty() ||
       r.identities_bypassed || r.dead_nodes_removed || r.initializers_removed) {
     out.set_metadata("retarget:backend", std::string(B::name));
     out.set_metadata("retarget:convert", summary(r));

@@ -42,6 +42,7 @@ struct report {
   std::vector<rule_record> rules;
   std::vector<node_rewrite_record> node_rewrites;
   std::map<std::string, std::size_t> folded;  // op → nodes folded into constants
+  std::map<std::string, std::size_t> approximations;  // inexact rewrites asked for, by name
   std::size_t identities_bypassed = 0;        // Identity of a constant, read through
   std::size_t dead_nodes_removed = 0;
   std::size_t initializers_removed = 0;
@@ -79,6 +80,8 @@ inline std::string summary(const report& r) {
     any = true;
   }
   if (!any) out += " none";
+  for (const auto& [name, n] : r.approximations)
+    out += "; approximation " + name + " x" + std::to_string(n);
   out += "; removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + ", " +
          count_of(r.initializers_removed, "initializer", "initializers") + "; " +
          count_of(r.passes, "pass", "passes") + (r.fixed_point ? "" : " (bound reached)");
@@ -113,6 +116,8 @@ inline std::string to_string(const report& r, bool explain = false) {
     out += "  node rewrite " + n.op + " (" + n.rewrite + "): " + std::to_string(n.count) + "x\n";
   for (const auto& [op, n] : r.folded)
     out += "  folded " + op + ": " + std::to_string(n) + "x\n";
+  for (const auto& [name, n] : r.approximations)
+    out += "  approximation " + name + " (asked for): " + std::to_string(n) + "x\n";
   if (r.identities_bypassed)
     out += "  identities of constants read through: " + std::to_string(r.identities_bypassed) +
            "\n";

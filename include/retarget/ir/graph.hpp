@@ -237,6 +237,13 @@ class graph_base {
     for (const auto& n : names) root_->reserved_names_.insert(std::string(n));
   }
 
+  // The schema a node of this graph's opset would be checked against; retarget::error, naming
+  // the op and the opset, when its op is unknown there (not yet defined, or deprecated).
+  const onnx::OpSchema& schema_of(const onnx::NodeProto& node) const {
+    const detail::schema_registry_reader reading;
+    return detail::schema_for(node, domain_version(node.domain()));
+  }
+
   // ---- Nodes ----
 
   // Checks the node at this graph's opset, infers its outputs' types, and adds it.
