@@ -304,6 +304,12 @@ struct retarget::convert::node_rewrite<"Resize", retarget::backends::opencv_dnn>
 // What OpenCV 4.6 refuses, node by node.
 template <>
 struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
+  // Op types its ONNX importer has no layer for ("Can't create layer ... of type"), measured
+  // by tests/data/convert/opencv_op_types.py.
+  static constexpr std::string_view no_layer[] = {
+      "GatherND", "If", "Mod", "NonZero", "Range", "ScatterND", "Tile", "TopK",
+  };
+
   static void check(const refusal_context& m, std::vector<refusal>& out) {
     const auto& g = m.graph();
     for (int i = 0; i < g.node_size(); ++i) {
@@ -322,9 +328,12 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
                "': OpenCV cannot read it (convert reads the weight through)");
       else if (op == "LayerNormalization")
         refuse("OpenCV 4.6 has no LayerNormalization layer (convert decomposes it)");
-      else if (op == "Mod")
-        refuse(std::string("OpenCV 4.6 has no Mod layer") +
-               (m.constant(input(0)) && m.constant(input(1)) ? " (its inputs are constants: convert folds it)" : ""));
+      else if (std::find(std::begin(no_layer), std::end(no_layer), op) != std::end(no_layer)) {
+        bool constant = true;
+        for (const auto& in : n.input()) constant = constant && (in.empty() || m.constant(in));
+        refuse("OpenCV 4.6 has no " + op + " layer" +
+               (constant ? " (its inputs are constants: convert folds it)" : ""));
+      }
       else if (op == "Clip" && (!input(1).empty() || !input(2).empty()))
         refuse(std::string("OpenCV 4.6 takes Clip's bounds only as attributes, not as inputs") +
                ((input(1).empty() || m.constant(input(1))) && (input(2).empty() || m.constant(input(2)))
