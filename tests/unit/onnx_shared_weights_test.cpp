@@ -210,3 +210,25 @@ TEST_F(OnnxSharedWeights, AnExportedModelKeepsTheWeightsItWasGiven) {
 }
 
 }  // namespace
+
+// On a 3-D input a Linear is a MatMul: its stored weight goes transposed into the model, as
+// torch stores it, instead of a Transpose node at run time; the untransposed one is not kept.
+TEST_F(OnnxSharedWeights, ALinearOn3DInputStoresItsWeightTransposed) {
+  namespace nn = retarget::nn;
+  nn::Linear fc("fc", 4, 2, false);
+  std::vector<float> w(8);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i);  // [[0..3], [4..7]]
+  fc.weight.assign(std::span<const float>(w));
+  auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
+      fc, {{"x", rx::dtype::f32, {1, 3, 4}}});
+  const auto& g = result.model.materialize().graph();
+  ASSERT_EQ(g.node_size(), 1);
+  EXPECT_EQ(g.node(0).op_type(), "MatMul");
+  ASSERT_EQ(g.initializer_size(), 1);
+  EXPECT_EQ(g.initializer(0).name(), "fc.weight_transposed");
+  EXPECT_EQ(rx::tensor(g.initializer(0)).dims(), (rx::dims_t{4, 2}));
+  std::vector<float> stored(8);
+  std::memcpy(stored.data(), g.initializer(0).raw_data().data(), 32);
+  EXPECT_EQ(stored, (std::vector<float>{0, 4, 1, 5, 2, 6, 3, 7}));
+  EXPECT_NO_THROW(result.model.check());
+}

@@ -165,6 +165,40 @@ class graph_base {
   // The initializers sharing their bytes, for make_model.
   std::vector<shared_initializer> take_shared_initializers() noexcept { return std::move(shared_); }
 
+  // Removes the initializers that no node (nor subgraph), graph output or graph input reads,
+  // as when a symbolic stored a weight folded (transposed) in place of the weight itself;
+  // returns how many went.
+  std::size_t prune_unused_initializers() {
+    std::unordered_set<std::string> read;
+    collect_reads(proto_, read);
+    for (const auto& o : proto_.output()) read.insert(o.name());
+    for (const auto& i : proto_.input()) read.insert(i.name());
+    auto& initializers = *proto_.mutable_initializer();
+    std::vector<int> new_index(static_cast<std::size_t>(initializers.size()), -1);
+    google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+    for (int i = 0; i < initializers.size(); ++i)
+      if (read.count(initializers[i].name())) {
+        new_index[static_cast<std::size_t>(i)] = kept.size();
+        kept.Add()->Swap(&initializers[i]);
+      } else {
+        values_.clear_data(initializers[i].name());
+      }
+    const auto removed = static_cast<std::size_t>(initializers.size() - kept.size());
+    initializers.Swap(&kept);
+    std::vector<shared_initializer> shared;
+    for (auto& s : shared_)
+      if (const int at = new_index[static_cast<std::size_t>(s.index)]; at >= 0) {
+        s.index = at;
+        shared.push_back(std::move(s));
+      }
+    shared_ = std::move(shared);
+    // The values' data pointed into the initializers moved by the swap: point them anew.
+    for (const auto& t : proto_.initializer()) values_.set_data(t.name(), &t);
+    for (const auto& s : shared_)
+      values_.set_data(proto_.initializer(s.index).name(), &s.data->proto());
+    return removed;
+  }
+
   // A Constant node holding the tensor.
   value constant(tensor t) {
     auto d = start("", "Constant");
@@ -452,6 +486,18 @@ class graph_base {
         added->attribute(0).has_t())
       values_.set_data(added->output(0), &added->attribute(0).t());
     return outs;
+  }
+
+  // Every name the nodes of g (and of their subgraphs) read.
+  static void collect_reads(const onnx::GraphProto& g, std::unordered_set<std::string>& read) {
+    for (const auto& n : g.node()) {
+      for (const auto& i : n.input())
+        if (!i.empty()) read.insert(i);
+      for (const auto& a : n.attribute()) {
+        if (a.has_g()) collect_reads(a.g(), read);
+        for (const auto& body : a.graphs()) collect_reads(body, read);
+      }
+    }
   }
 
   // Gives a node output a new name, in its node and in every node that reads it.

@@ -5,6 +5,7 @@
 #define RETARGET_SYMBOLICS_NN_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/symbolics/helpers.hpp>
@@ -52,6 +53,26 @@ inline void check_conv_weight(const char* op, const value& x, const value& w,
   const auto out = static_dim(w, transposed ? 1 : 0);
   check_bias(op, b, w, out && transposed ? std::optional(*out * groups) : out);
 }
+// A name no value of g has yet: `base`, or `base_1`, `base_2`, ...
+inline std::string fresh_name(const ir::graph_base& g, const std::string& base) {
+  std::string name = base;
+  for (int k = 1; g.has_name(name); ++k) name = base + "_" + std::to_string(k);
+  return name;
+}
+
+// A 2-D tensor stored in raw form, transposed.
+inline ir::tensor transposed(const onnx::TensorProto& t) {
+  const auto rows = static_cast<std::size_t>(t.dims(0)), cols = static_cast<std::size_t>(t.dims(1));
+  const std::size_t size = ir::size_of(static_cast<ir::dtype>(t.data_type()));
+  const std::string& from = t.raw_data();
+  std::vector<std::byte> to(from.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c)
+      std::memcpy(&to[(c * rows + r) * size], &from[(r * cols + c) * size], size);
+  return ir::tensor::from_raw(static_cast<ir::dtype>(t.data_type()),
+                              {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)}, to);
+}
+
 }  // namespace detail
 
 struct linear : symbolic_op<linear, "linear"> {
@@ -66,8 +87,16 @@ struct linear : symbolic_op<linear, "linear"> {
                   std::to_string(*features) + " features, the weight " + detail::shape_text(w) +
                   " takes " + std::to_string(*in));
     detail::check_bias("linear", b, w, detail::static_dim(w, 0));
+    // 2-D: Gemm reads the weight transposed (its bias is optional from opset 11).
     if (x.rank() == 2 && b) return g.op("Gemm", x, w, *b, "transB"_i = 1);
-    const auto y = g.op("MatMul", x, g.op("Transpose", w, "perm"_i = {1, 0}));
+    if (x.rank() == 2 && g.opset() >= 11) return g.op("Gemm", x, w, "transB"_i = 1);
+    // A stored weight is stored transposed, as torch does, rather than transposed at run time.
+    const auto* stored = g.constant_data(w);
+    const auto y = g.op("MatMul", x,
+                        stored && stored->has_raw_data() && w.rank() == 2
+                            ? g.initializer(detail::fresh_name(g, w.name() + "_transposed"),
+                                            detail::transposed(*stored))
+                            : g.op("Transpose", w, "perm"_i = {1, 0}));
     return b ? g.op("Add", y, *b) : y;
   }
 };

@@ -170,6 +170,8 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
                                                              : "output_" + std::to_string(i);
     s.graph().output(outputs[i], name);
   }
+  // Weights a symbolic stored folded (a Linear's, transposed) leave their originals unread.
+  s.graph().prune_unused_initializers();
   detail::shape_outputs(s.graph().proto(), options);
   ir::model_info info;
   info.metadata = options.metadata;

@@ -40,6 +40,7 @@ class value_table {
   }
   // A value whose data is known (an initializer, a Constant's output): inference may read it.
   void set_data(const std::string& name, const onnx::TensorProto* data) { data_[name] = data; }
+  void clear_data(const std::string& name) { data_.erase(name); }
   // A node's output, at that index of the graph's nodes.
   void set_producer(const std::string& name, int node) { producers_[name] = node; }
   bool is_node_output(const std::string& name) const { return producers_.count(name) > 0; }
