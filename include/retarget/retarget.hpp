@@ -6,6 +6,7 @@
 #include <retarget/backend.hpp>
 #include <retarget/backends.hpp>
 #include <retarget/config.hpp>
+#include <retarget/convert.hpp>
 #include <retarget/core.hpp>
 #include <retarget/ir.hpp>
 #include <retarget/options.hpp>
