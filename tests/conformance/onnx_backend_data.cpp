@@ -1,9 +1,9 @@
 // Conformance against the ONNX backend test data (Debian's libonnx-testdata): every model is
 // imported with retarget::convert::import, which rebuilds it through the runtime-name path
 // (g.input, g.initializer, node_spec and g.emit, g.output), its If/Loop/Scan bodies rebuilt the
-// same way as subgraphs of the graph (g.subgraph); the whole rebuilt model must equal the original (graph inputs and outputs with
-// their types, initializers, every node in order, subgraph bodies, opset imports) and pass
-// ONNX's checker and strict shape inference.
+// same way as subgraphs of the graph (g.subgraph); the whole rebuilt model must equal the original
+// (graph inputs and outputs with their types, initializers, every node in order, subgraph bodies,
+// opset imports) and pass ONNX's checker and strict shape inference.
 //
 //   retarget_conformance [DATA_ROOT [EXPECTED_FAILURES]]
 //

@@ -1,5 +1,6 @@
 // retarget convert: an existing ONNX model rewritten for a backend, with the report; and the
 // engine's refusals that `retarget check --backend NAME` lists.
+#include <algorithm>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/inspect.hpp>
@@ -24,7 +25,8 @@ std::optional<std::size_t> print_refusals(const retarget::ir::model& m, std::ost
                                           const std::string& indent) {
   const auto refused = retarget::convert::refused_nodes<B>(m);
   if (!refused) return std::nullopt;
-  for (const auto& r : *refused) out << indent << "node " << r.index << " " << r.node << ": " << r.why << "\n";
+  for (const auto& r : *refused)
+    out << indent << "node " << r.index << " " << r.node << ": " << r.why << "\n";
   return refused->size();
 }
 
@@ -52,6 +54,15 @@ int convert(arguments& args, std::ostream& out) {
   const auto model = retarget::ir::load(path);
   return managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
+    const auto offered = retarget::convert::approximations_of<B>();
+    for (const auto& a : approximations)
+      if (std::find(offered.begin(), offered.end(), a) == offered.end())
+        throw usage_error(
+            "retarget: convert: " + std::string(B::name) + " has no approximation '" + a + "' (" +
+            (offered.empty()
+                 ? std::string("it has none")
+                 : "closest: " + retarget::join_names(retarget::closest_names(a, offered))) +
+            ")");
     auto [converted, report] = [&] {
       try {
         return retarget::convert::convert<B>(model, options);
@@ -62,7 +73,6 @@ int convert(arguments& args, std::ostream& out) {
       }
     }();
     out << path.string() << ": " << to_string(report, explain);
-    for (const auto& a : approximations) out << "  approximation allowed: " << a << "\n";
     if (const auto refused = print_refusals<B>(converted, out, "  refused: "))
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")
           << " of the result\n";
@@ -71,7 +81,8 @@ int convert(arguments& args, std::ostream& out) {
       return 0;
     }
     retarget::ir::save(converted, *output);
-    out << "wrote " << *output << " (" << retarget::ir::human_bytes(fs::file_size(*output)) << ")\n";
+    out << "wrote " << *output << " (" << retarget::ir::human_bytes(fs::file_size(*output))
+        << ")\n";
     return 0;
   });
 }
@@ -80,18 +91,20 @@ int check_for_backend(const fs::path& path, const std::string& backend, std::ost
   const auto model = retarget::ir::load(path);
   return managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
-    const auto refused = print_refusals<B>(model, out, "  ");
+    const auto refused = retarget::convert::refused_nodes<B>(model);
     if (!refused) {
       out << path.string() << ": " << B::name << " has no table of what its engine refuses\n";
       return 0;
     }
-    if (*refused == 0) {
+    if (refused->empty()) {
       out << path.string() << ": " << B::name << " refuses no node\n";
       return 0;
     }
-    out << path.string() << ": " << B::name << " refuses " << *refused
-        << (*refused == 1 ? " node" : " nodes") << " (retarget convert --backend " << B::name
-        << " rewrites those it can)\n";
+    out << path.string() << ": " << B::name << " refuses " << refused->size()
+        << (refused->size() == 1 ? " node" : " nodes") << " (retarget convert --backend " << B::name
+        << " rewrites those it can):\n";
+    for (const auto& r : *refused)
+      out << "  node " << r.index << " " << r.node << ": " << r.why << "\n";
     return 1;
   });
 }

@@ -224,7 +224,11 @@ template <class B, class Rules>
 class rebuilder {
  public:
   rebuilder(const options& o, report& r, int opset, bool first_pass)
-      : options_(o), report_(r), opset_(opset), first_pass_(first_pass), log_{&r.node_rewrites, 0, {}} {}
+      : options_(o),
+        report_(r),
+        opset_(opset),
+        first_pass_(first_pass),
+        log_{&r.node_rewrites, 0, {}} {}
 
   bool changed = false;
 
@@ -269,13 +273,15 @@ class rebuilder {
       } catch (const error& e) {
         std::string_view inner = e.what();
         if (inner.starts_with("retarget: ")) inner.remove_prefix(10);
-        std::throw_with_nested(error("retarget: " + node_place(node, i) + ": " + std::string(inner)));
+        std::throw_with_nested(
+            error("retarget: " + node_place(node, i) + ": " + std::string(inner)));
       }
     }
     for (const auto& out : source.output()) {
       const ir::value v = lookup(out.name());
       const std::string name = v.name() == out.name() ? std::string() : out.name();
-      if (out.has_type())
+      // The declared type, as the model had it; one without a shape would fail the checker.
+      if (out.has_type() && (!out.type().has_tensor_type() || out.type().tensor_type().has_shape()))
         g.output(v, name, out.type());
       else
         g.output(v, name);
@@ -503,8 +509,8 @@ class rebuilder {
     } catch (const error& e) {
       std::string_view inner = e.what();
       if (inner.starts_with("retarget: ")) inner.remove_prefix(10);
-      std::throw_with_nested(error("retarget: rule " + std::string(R::name) + ": " +
-                                   std::string(inner)));
+      std::throw_with_nested(
+          error("retarget: rule " + std::string(R::name) + ": " + std::string(inner)));
     }
     for (int i = before; i < g.proto().node_size(); ++i)
       g.proto().mutable_node(i)->set_doc_string("retarget: made by rule " + std::string(R::name));
@@ -573,14 +579,15 @@ inline std::size_t node_count(const onnx::GraphProto& g) {
 // cannot be rebuilt (a cycle, a read of an undefined value, an op outside its opset).
 template <Backend B, class Rules = rules_of_t<B>>
 result convert(const ir::model& source, const options& o = {}) {
-  const auto& in = source.proto();
+  // Weights the model shares with its tensors (an export's) are copied in: the passes rebuild it.
+  ir::model whole = source;
+  const auto& in = whole.materialize().proto();
   const int opset = source.opset().value_or(ir::default_opset);
   report r;
   r.backend = std::string(B::name);
   r.nodes_before = detail::node_count(in.graph());
-  hana::for_each(Rules::rules, [&](auto type) {
-    r.rules.emplace_back().name = decltype(type)::type::name;
-  });
+  hana::for_each(Rules::rules,
+                 [&](auto type) { r.rules.emplace_back().name = decltype(type)::type::name; });
 
   onnx::ModelProto current = in;
   bool changed = true;
@@ -631,8 +638,9 @@ result convert(const ir::model& source, const options& o = {}) {
       ++r.approximations[std::string(doc.substr(0, doc.find(' ')))];
     }
   ir::model out(std::move(current));
-  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() || !r.approximations.empty() ||
-      r.identities_bypassed || r.dead_nodes_removed || r.initializers_removed) {
+  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
+      !r.approximations.empty() || r.identities_bypassed || r.dead_nodes_removed ||
+      r.initializers_removed) {
     out.set_metadata("retarget:backend", std::string(B::name));
     out.set_metadata("retarget:convert", summary(r));
   }

@@ -32,8 +32,8 @@ class node {
        std::vector<onnx::AttributeProto> attributes)
       : source_(&source),
         inputs_(std::move(inputs)),
-        attributes_(std::make_shared<const std::vector<onnx::AttributeProto>>(
-            std::move(attributes))) {}
+        attributes_(
+            std::make_shared<const std::vector<onnx::AttributeProto>>(std::move(attributes))) {}
 
   const onnx::NodeProto& source() const noexcept { return *source_; }
   const std::string& op_type() const { return source_->op_type(); }
@@ -115,16 +115,17 @@ template <class Key>
 inline constexpr std::pair<ir::attr_type, ir::attr_type> key_kinds{ir::attr_type::undefined,
                                                                    ir::attr_type::undefined};
 template <fixed_string N>
-inline constexpr auto key_kinds<ir::int_key<N>> = std::pair(ir::attr_type::int_, ir::attr_type::ints);
+inline constexpr auto key_kinds<ir::int_key<N>> = std::pair(ir::attr_type::int_,
+                                                            ir::attr_type::ints);
 template <fixed_string N>
-inline constexpr auto key_kinds<ir::float_key<N>> =
-    std::pair(ir::attr_type::float_, ir::attr_type::floats);
+inline constexpr auto key_kinds<ir::float_key<N>> = std::pair(ir::attr_type::float_,
+                                                              ir::attr_type::floats);
 template <fixed_string N>
-inline constexpr auto key_kinds<ir::string_key<N>> =
-    std::pair(ir::attr_type::string, ir::attr_type::strings);
+inline constexpr auto key_kinds<ir::string_key<N>> = std::pair(ir::attr_type::string,
+                                                               ir::attr_type::strings);
 template <fixed_string N>
-inline constexpr auto key_kinds<ir::tensor_key<N>> =
-    std::pair(ir::attr_type::tensor, ir::attr_type::tensor);
+inline constexpr auto key_kinds<ir::tensor_key<N>> = std::pair(ir::attr_type::tensor,
+                                                               ir::attr_type::tensor);
 
 template <class Key>
 struct key_name;
@@ -169,7 +170,8 @@ auto read_checked(const onnx::AttributeProto* a) {
 }
 
 template <class Key>
-concept attribute_key = key_kinds<Key>.first != ir::attr_type::undefined;
+concept attribute_key = key_kinds<Key>
+.first != ir::attr_type::undefined;
 
 }  // namespace detail
 

@@ -36,8 +36,9 @@ namespace detail {
 // Checked where a node_rewrite is named, so a misspelt op is one readable error.
 template <fixed_string Op, class B>
 struct node_rewrite_target {
-  static_assert(ir::is_onnx_op(Op),
-                "retarget: node_rewrite declared for an op type unknown to the ONNX schemas");
+  static_assert(ir::is_onnx_op(Op) && ir::split_op_name(Op).first.empty(),
+                "retarget: node_rewrite declared for an op type unknown to the ONNX schemas (of "
+                "the default domain: other domains' nodes are emitted unchanged)");
   static_assert(Backend<B>,
                 "retarget: node_rewrite declared for a backend tag that is not a Backend");
   using type = void;
@@ -115,13 +116,15 @@ std::vector<ir::value> unchanged(const Env&, ir::graph& g, const node& n) {
 template <fixed_string Op>
 struct declared_for {
   template <class X>
-  using fn = std::bool_constant<!requires { typename node_rewrite<Op, X>::retarget_undeclared; }>;
+  using fn = std::bool_constant < !requires {
+    typename node_rewrite<Op, X>::retarget_undeclared;
+  }
+  > ;
 };
 
 template <class B, class Env, std::size_t I>
 constexpr node_handler<B, Env> handler_of() {
-  if constexpr (boost::mp11::mp_any_of_q<fallback_chain_t<B>,
-                                         declared_for<op_name_at<I>>>::value)
+  if constexpr (boost::mp11::mp_any_of_q<fallback_chain_t<B>, declared_for<op_name_at<I>>>::value)
     return &handle<B, Env, I>;
   else
     return &unchanged<Env>;

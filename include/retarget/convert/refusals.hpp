@@ -15,6 +15,7 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/model.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -34,7 +35,13 @@ struct refusal {
 // and the types shape inference found.
 class refusal_context {
  public:
-  explicit refusal_context(const ir::model& m) : model_(m.proto()) {
+  // It points into its own copy of the model: not copied itself.
+  refusal_context(const refusal_context&) = delete;
+  refusal_context& operator=(const refusal_context&) = delete;
+
+  // Weights a model shares with its tensors (an export's) are copied in first.
+  explicit refusal_context(const ir::model& m) : model_(m) {
+    model_.materialize();
     try {
       model_.infer_shapes();
     } catch (const error&) {  // a table still reads what it can without types
@@ -60,7 +67,8 @@ class refusal_context {
   bool is_initializer(const std::string& name) const { return initializers_.count(name) > 0; }
   // The static dims of a value, or nullopt when inference did not find them all.
   std::optional<std::vector<std::int64_t>> static_shape(const std::string& name) const {
-    if (const auto* c = constant(name)) return std::vector<std::int64_t>(c->dims().begin(), c->dims().end());
+    if (const auto* c = constant(name))
+      return std::vector<std::int64_t>(c->dims().begin(), c->dims().end());
     const auto it = types_.find(name);
     if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
     std::vector<std::int64_t> out;
@@ -78,6 +86,24 @@ class refusal_context {
   std::unordered_set<std::string> initializers_;
 };
 
+// Specialize for a backend: static constexpr std::string_view names[] = {...}, the inexact
+// rewrites its package offers (convert::options::approximations takes them by name).
+template <class B>
+struct approximations {
+  static constexpr std::span<const std::string_view> names = {};
+};
+
+// The approximations B (or the first backend of its chain with some) offers.
+template <Backend B>
+std::vector<std::string_view> approximations_of() {
+  std::vector<std::string_view> out;
+  boost::mp11::mp_for_each<fallback_chain_t<B>>([&](auto backend) {
+    using X = decltype(backend);
+    for (const auto& n : approximations<X>::names) out.push_back(n);
+  });
+  return out;
+}
+
 // Specialize for a backend: static void check(const refusal_context&, std::vector<refusal>&).
 template <class B>
 struct engine_refusals {
@@ -86,8 +112,10 @@ struct engine_refusals {
 
 namespace detail {
 template <class B>
-using has_refusals =
-    std::bool_constant<!requires { typename engine_refusals<B>::retarget_undeclared; }>;
+using has_refusals = std::bool_constant < !requires {
+  typename engine_refusals<B>::retarget_undeclared;
+}
+> ;
 }  // namespace detail
 
 // Whether some backend of B's chain declares what its engine refuses.

@@ -12,15 +12,16 @@
 namespace retarget::convert {
 
 struct rule_record {
-  std::string name;
+  std::string name = {};
   std::size_t fired = 0;
-  std::size_t nodes_matched = 0;  // nodes its pattern covered (they go when nothing else reads them)
+  std::size_t nodes_matched =
+      0;  // nodes its pattern covered (they go when nothing else reads them)
   std::size_t nodes_created = 0;
   // For a rule that never fired: the attempt that got furthest, where, and why it stopped.
-  std::string closest_at;
+  std::string closest_at = {};
   std::size_t closest_depth = 0;
   bool closest_matched = false;  // the whole pattern matched, and the condition said no
-  std::string closest_why;
+  std::string closest_why = {};
 };
 
 // "1 node", "2 nodes".
@@ -41,9 +42,9 @@ struct report {
   bool fixed_point = true;  // false: the pass bound stopped the rules
   std::vector<rule_record> rules;
   std::vector<node_rewrite_record> node_rewrites;
-  std::map<std::string, std::size_t> folded;  // op → nodes folded into constants
+  std::map<std::string, std::size_t> folded;          // op → nodes folded into constants
   std::map<std::string, std::size_t> approximations;  // inexact rewrites asked for, by name
-  std::size_t identities_bypassed = 0;        // Identity of a constant, read through
+  std::size_t identities_bypassed = 0;                // Identity of a constant, read through
   std::size_t dead_nodes_removed = 0;
   std::size_t initializers_removed = 0;
 
@@ -68,8 +69,8 @@ inline std::string summary(const report& r) {
   out += "; node rewrites:";
   any = false;
   for (const auto& n : r.node_rewrites) {
-    out += std::string(any ? ", " : " ") + n.op + " (" + n.rewrite + ") x" +
-           std::to_string(n.count);
+    out +=
+        std::string(any ? ", " : " ") + n.op + " (" + n.rewrite + ") x" + std::to_string(n.count);
     any = true;
   }
   if (!any) out += " none";
@@ -82,6 +83,8 @@ inline std::string summary(const report& r) {
   if (!any) out += " none";
   for (const auto& [name, n] : r.approximations)
     out += "; approximation " + name + " x" + std::to_string(n);
+  if (r.identities_bypassed)
+    out += "; identities of constants read through x" + std::to_string(r.identities_bypassed);
   out += "; removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + ", " +
          count_of(r.initializers_removed, "initializer", "initializers") + "; " +
          count_of(r.passes, "pass", "passes") + (r.fixed_point ? "" : " (bound reached)");
@@ -91,10 +94,10 @@ inline std::string summary(const report& r) {
 // Several lines for a person: the summary's facts, and with `explain` every rule that did not
 // fire with its closest partial match.
 inline std::string to_string(const report& r, bool explain = false) {
-  std::string out = "converted for " + r.backend + ": " + count_of(r.nodes_before, "node", "nodes") +
-                    " -> " + count_of(r.nodes_after, "node", "nodes") + " in " +
-                    count_of(r.passes, "pass", "passes") +
-                    (r.fixed_point ? "" : " (stopped at the pass bound)") + "\n";
+  std::string out =
+      "converted for " + r.backend + ": " + count_of(r.nodes_before, "node", "nodes") + " -> " +
+      count_of(r.nodes_after, "node", "nodes") + " in " + count_of(r.passes, "pass", "passes") +
+      (r.fixed_point ? "" : " (stopped at the pass bound)") + "\n";
   for (const auto& rule : r.rules) {
     if (rule.fired) {
       out += "  rule " + rule.name + ": fired " + std::to_string(rule.fired) + "x, matched " +
@@ -108,19 +111,18 @@ inline std::string to_string(const report& r, bool explain = false) {
         out += "; at " + rule.closest_at + " the pattern matched, and " + rule.closest_why + "\n";
       else
         out += "; closest at " + rule.closest_at + " (" +
-               count_of(rule.closest_depth, "op", "ops") + " of the pattern matched): " +
-               rule.closest_why + "\n";
+               count_of(rule.closest_depth, "op", "ops") +
+               " of the pattern matched): " + rule.closest_why + "\n";
     }
   }
   for (const auto& n : r.node_rewrites)
     out += "  node rewrite " + n.op + " (" + n.rewrite + "): " + std::to_string(n.count) + "x\n";
-  for (const auto& [op, n] : r.folded)
-    out += "  folded " + op + ": " + std::to_string(n) + "x\n";
+  for (const auto& [op, n] : r.folded) out += "  folded " + op + ": " + std::to_string(n) + "x\n";
   for (const auto& [name, n] : r.approximations)
     out += "  approximation " + name + " (asked for): " + std::to_string(n) + "x\n";
   if (r.identities_bypassed)
-    out += "  identities of constants read through: " + std::to_string(r.identities_bypassed) +
-           "\n";
+    out +=
+        "  identities of constants read through: " + std::to_string(r.identities_bypassed) + "\n";
   out += "  removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + " and " +
          count_of(r.initializers_removed, "unused initializer", "unused initializers") + "\n";
   return out;

@@ -85,8 +85,7 @@ constexpr node_key<Name> operator""_n() noexcept {
 }
 }  // namespace literals
 
-template <fixed_string Op, fixed_string Name, std::size_t Output, bool Commutative,
-          class... Inputs>
+template <fixed_string Op, fixed_string Name, std::size_t Output, bool Commutative, class... Inputs>
 struct op_pattern {
   static constexpr fixed_string op = Op;
   static constexpr fixed_string name = Name;
@@ -123,12 +122,14 @@ concept pattern = detail::is_op_pattern<T> || detail::is_value_pattern<T>;
 // absent.
 template <fixed_string Op, class... Inputs>
 constexpr auto op(Inputs... inputs) {
-  static_assert(ir::is_onnx_op(Op), "retarget: pattern op name is unknown to the ONNX schemas");
+  static_assert(ir::is_onnx_op(Op) && ir::split_op_name(Op).first.empty(),
+                "retarget: pattern op name is unknown to the ONNX schemas (of the default domain, "
+                "which patterns match)");
   static_assert((pattern<Inputs> && ...),
                 "retarget: a pattern's inputs are patterns: op<...>(...), \"x\"_v, \"w\"_c or any");
-  static_assert(!ir::is_onnx_op(Op) || static_cast<int>(sizeof...(Inputs)) <=
-                                           ir::onnx_op_inputs(Op).second,
-                "retarget: pattern op is given more inputs than its schema allows");
+  static_assert(
+      !ir::is_onnx_op(Op) || static_cast<int>(sizeof...(Inputs)) <= ir::onnx_op_inputs(Op).second,
+      "retarget: pattern op is given more inputs than its schema allows");
   return op_pattern<Op, "", 0, false, Inputs...>{hana::make_tuple(inputs...)};
 }
 
@@ -239,7 +240,7 @@ class match {
 
   // The graph being built, where the captured values live.
   ir::graph& graph() const noexcept { return *graph_; }
-  // The matched nodes, the root first.
+  // The matched nodes, the root first (then depth first, in the pattern's order).
   const std::vector<const onnx::NodeProto*>& nodes() const noexcept { return nodes_; }
 
   map_type& captures() noexcept { return captures_; }
@@ -348,8 +349,7 @@ constexpr auto hana_types(boost::mp11::mp_list<R...>) {
 template <class... Entries>
 struct rule_set {
   using rule_list = boost::mp11::mp_append<typename detail::rules_in<Entries>::type...>;
-  static constexpr bool checked =
-      boost::mp11::mp_apply<detail::rule_set_check, rule_list>::value;
+  static constexpr bool checked = boost::mp11::mp_apply<detail::rule_set_check, rule_list>::value;
   // Both read `checked`, so naming either runs the checks.
   static constexpr auto rules = (void(checked), detail::hana_types(rule_list{}));
   static constexpr std::size_t size = checked ? boost::mp11::mp_size<rule_list>::value : 0;
@@ -364,7 +364,10 @@ struct rules_for {
 
 namespace detail {
 template <class B>
-using has_rules = std::bool_constant<!requires { typename rules_for<B>::retarget_undeclared; }>;
+using has_rules = std::bool_constant < !requires {
+  typename rules_for<B>::retarget_undeclared;
+}
+> ;
 template <class Chain, bool Any = boost::mp11::mp_any_of<Chain, has_rules>::value>
 struct first_rules {
   using type = rule_set<>;
@@ -385,7 +388,6 @@ using rules_of_t = typename detail::first_rules<fallback_chain_t<B>>::type;
 struct attempt {
   std::size_t depth = 0;
   std::string why;
-  std::string at;  // the root node tried
 };
 
 namespace detail {
@@ -448,9 +450,9 @@ class matcher {
   bool match_value(any_t, const ir::value&, const onnx::NodeProto&, std::size_t) { return true; }
 
   template <class Capture>
-  requires(requires { Capture::constant; }) bool match_value(Capture, const ir::value& v,
-                                                             const onnx::NodeProto& node,
-                                                             std::size_t index) {
+  requires(requires {
+    Capture::constant;
+  }) bool match_value(Capture, const ir::value& v, const onnx::NodeProto& node, std::size_t index) {
     if (!v.valid())
       return fail("input " + std::to_string(index) + " of " + node_text(node) + " is absent");
     if (Capture::constant && !g_.constant_data(v))

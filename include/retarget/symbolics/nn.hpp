@@ -70,7 +70,8 @@ inline ir::tensor transposed(const onnx::TensorProto& t) {
     for (std::size_t c = 0; c < cols; ++c)
       std::memcpy(&to[(c * rows + r) * size], &from[(r * cols + c) * size], size);
   return ir::tensor::from_raw(static_cast<ir::dtype>(t.data_type()),
-                              {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)}, to);
+                              {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)},
+                              to);
 }
 
 }  // namespace detail

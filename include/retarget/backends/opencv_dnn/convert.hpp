@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/node_rewrite.hpp>
@@ -32,6 +31,7 @@
 #include <retarget/convert/rule.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -82,7 +82,8 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
     const auto& g = m.graph();
     const auto &a = m["a"_v], &b = m["b"_v];
     if (g.constant_data(b)) return rc::reject("the divisor is a constant, which OpenCV broadcasts");
-    if (g.constant_data(a)) return rc::reject("the dividend is a constant, which OpenCV broadcasts");
+    if (g.constant_data(a))
+      return rc::reject("the dividend is a constant, which OpenCV broadcasts");
     const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
     const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
     if (!as || !bs) return rc::reject("a shape is not static");
@@ -103,8 +104,8 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
       return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
     };
     auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
-    auto product = g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})),
-                        g.op("Reshape", a, dims({1, n})));
+    auto product =
+        g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})), g.op("Reshape", a, dims({1, n})));
     return g.op("Reshape", product, dims(shape));
   }
 };
@@ -184,8 +185,8 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
     auto axis = m["concat"_n]["axis"_i].value_or(0);
     if (axis < 0) axis += 3;
     b_shape.push_back(1);
-    auto joined = g.op("Concat", g.constant(ir::tensor(a)), g.op("Reshape", m["b"_v], dims(b_shape)),
-                       "axis"_i = axis);
+    auto joined = g.op("Concat", g.constant(ir::tensor(a)),
+                       g.op("Reshape", m["b"_v], dims(b_shape)), "axis"_i = axis);
     auto out = b_shape;
     out.pop_back();
     out[static_cast<std::size_t>(axis)] += a.dims(static_cast<int>(axis));
@@ -244,8 +245,8 @@ struct retarget::convert::node_rewrite<"LayerNormalization", retarget::backends:
     namespace cv = retarget::backends::opencv_dnn_convert;
     const auto& x = n.input(0);
     // Mean and InvStdDev as outputs, or an unknown rank: kept, and listed as refused.
-    if (n.output_count() > 1 && (!n.output_name(1).empty() ||
-                                 (n.output_count() > 2 && !n.output_name(2).empty())))
+    if (n.output_count() > 1 &&
+        (!n.output_name(1).empty() || (n.output_count() > 2 && !n.output_name(2).empty())))
       return ctx.origin(g, n);
     if (!x.has_shape()) return ctx.origin(g, n);
     const auto rank = static_cast<std::int64_t>(x.rank());
@@ -301,6 +302,12 @@ struct retarget::convert::node_rewrite<"Resize", retarget::backends::opencv_dnn>
   }
 };
 
+// The inexact rewrites of this package, which run only when asked for by name.
+template <>
+struct retarget::convert::approximations<retarget::backends::opencv_dnn> {
+  static constexpr std::string_view names[] = {"cubic_resize_as_linear"};
+};
+
 // What OpenCV 4.6 refuses, node by node.
 template <>
 struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
@@ -315,14 +322,15 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
     for (int i = 0; i < g.node_size(); ++i) {
       const auto& n = g.node(i);
       const auto refuse = [&](std::string why) {
-        out.push_back({i, n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'"),
-                       std::move(why)});
+        out.push_back(
+            {i, n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'"), std::move(why)});
       };
       const auto& op = n.op_type();
       const auto input = [&](int k) { return k < n.input_size() ? n.input(k) : std::string(); };
       if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
       if (n.input_size() > 0 && n.input(n.input_size() - 1).empty())
-        refuse("its last input is absent but listed (''): OpenCV 4.6 looks for a constant named ''");
+        refuse(
+            "its last input is absent but listed (''): OpenCV 4.6 looks for a constant named ''");
       if (op == "Identity" && m.is_initializer(input(0)))
         refuse("Identity over the stored weight '" + input(0) +
                "': OpenCV cannot read it (convert reads the weight through)");
@@ -332,29 +340,35 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
         bool constant = true;
         for (const auto& in : n.input()) constant = constant && (in.empty() || m.constant(in));
         refuse("OpenCV 4.6 has no " + op + " layer" +
-               (constant ? " (its inputs are constants: convert folds it)" : ""));
-      }
-      else if (op == "Clip" && (!input(1).empty() || !input(2).empty()))
+               (constant && retarget::convert::can_evaluate(op)
+                    ? " (its inputs are constants: convert folds it)"
+                    : ""));
+      } else if (op == "Clip" && (!input(1).empty() || !input(2).empty()))
         refuse(std::string("OpenCV 4.6 takes Clip's bounds only as attributes, not as inputs") +
-               ((input(1).empty() || m.constant(input(1))) && (input(2).empty() || m.constant(input(2)))
+               ((input(1).empty() || m.constant(input(1))) &&
+                        (input(2).empty() || m.constant(input(2)))
                     ? " (they are constants: convert rewrites it with Min and Max)"
                     : ""));
       else if (op == "Resize") {
         for (const auto& a : n.attribute())
           if (a.name() == "mode" && a.s() == "cubic")
-            refuse("OpenCV 4.6 resizes in nearest and linear mode only, not cubic "
-                   "(convert --approximate cubic_resize_as_linear makes it linear)");
+            refuse(
+                "OpenCV 4.6 resizes in nearest and linear mode only, not cubic "
+                "(convert --approximate cubic_resize_as_linear makes it linear)");
       } else if (op == "Expand") {
         const auto in = m.static_shape(input(0));
         const auto* target = m.constant(input(1));
         if (in && target) {
           const auto dims = ir::values_as_double(ir::tensor(*target));
-          const auto offset = static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
+          const auto offset =
+              static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
           for (std::size_t k = 0; k < dims.size(); ++k) {
             const auto at = offset + static_cast<std::ptrdiff_t>(k);
-            if (offset < 0 || (at >= 0 && dims[k] == 1 && (*in)[static_cast<std::size_t>(at)] != 1)) {
-              refuse("OpenCV 4.6 expands one way only: the target shape is smaller than the "
-                     "input's (convert drops an Expand to the input's own shape)");
+            if (offset < 0 ||
+                (at >= 0 && dims[k] == 1 && (*in)[static_cast<std::size_t>(at)] != 1)) {
+              refuse(
+                  "OpenCV 4.6 expands one way only: the target shape is smaller than the "
+                  "input's (convert drops an Expand to the input's own shape)");
               break;
             }
           }
