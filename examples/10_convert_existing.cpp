@@ -58,14 +58,11 @@ struct add_of_zero : rc::rule<"add_of_zero"> {
   static rx::value replace(rx::graph&, const auto& m) { return m["x"_v]; }
 };
 
-// A rule set replaces the one further down the chain, so ours takes opencv_dnn's along: its
-// rules after ours, whatever they are (`with_rules` reads them from the set's type).
-template <class... Mine, class... Theirs>
-rc::rule_set<Mine..., Theirs...> with_rules(const rc::rule_set<Theirs...>&);
-
+// A rule set replaces the one further down the chain, so ours takes opencv_dnn's along by
+// naming its set as an entry: its rules come after ours, whatever they are.
 template <>
 struct rc::rules_for<my_opencv>
-    : decltype(with_rules<relu_of_relu, add_of_zero>(rc::rules_for<bk::opencv_dnn>{})) {};
+    : rc::rule_set<relu_of_relu, add_of_zero, rc::rules_for<bk::opencv_dnn>> {};
 
 // What the engine would refuse, node by node: opencv_dnn's table, reached through the chain.
 void print_refusals(const char* when, const std::optional<std::vector<rc::refusal>>& refusals) {
