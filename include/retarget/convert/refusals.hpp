@@ -93,7 +93,7 @@ struct approximations {
   static constexpr std::span<const std::string_view> names = {};
 };
 
-// The approximations B (or the first backend of its chain with some) offers.
+// The approximations the backends of B's chain offer, B's own first.
 template <Backend B>
 std::vector<std::string_view> approximations_of() {
   std::vector<std::string_view> out;
