@@ -277,6 +277,88 @@ TEST_F(evaluate, GatherNegativeIndicesAndAxes) {
         {attr("axis"_i = 1)});
 }
 
+// Index tuples of int64: ints2({{0, -1}, {2, 1}}) is [2, 2].
+tensor ints2(const std::vector<std::vector<i64>>& rows) {
+  std::vector<i64> v;
+  for (const auto& r : rows) v.insert(v.end(), r.begin(), r.end());
+  return tensor::of(
+      v, {static_cast<i64>(rows.size()), rows.empty() ? 0 : static_cast<i64>(rows.front().size())});
+}
+
+TEST_F(evaluate, GatherNDNegativeIndices) {
+  check("GatherND", 11, {random_f32({3, 4, 5}), ints2({{0, -1}, {2, 1}})});
+  check("GatherND", 12, {random_int<i64>({3, 4}, -99, 99), ints2({{-3, 3}, {1, -4}, {2, 0}})},
+        {attr("batch_dims"_i = 0)});
+  check("GatherND", 13, {random_bool({2, 3}), ints2({{1}, {0}, {-2}})});
+  check("GatherND", 13,
+        {random_int<std::uint8_t>({2, 2, 3}, 0, 255),
+         tensor::of(std::vector<i64>{1, 0, -1, -1}, {2, 1, 2})});
+  check("GatherND", 13, {random_f64({4, 2}), ints2({{3}, {-1}, {3}})});  // repeated
+}
+
+TEST_F(evaluate, ScatterNDNegativeIndices) {
+  check("ScatterND", 11, {random_f32({4, 5}), ints2({{-1}, {1}}), random_f32({2, 5})});
+  check("ScatterND", 13,
+        {random_int<i64>({2, 3, 4}, -99, 99), ints2({{0, -1}, {1, 0}}),
+         random_int<i64>({2, 4}, -99, 99)});
+  check("ScatterND", 13, {random_f32({3, 3}), ints2({{0, 0}, {-1, 2}, {1, -2}}), random_f32({3})});
+  check(
+      "ScatterND", 13,
+      {random_bool({3, 2}), tensor::of(std::vector<i64>{2, 0}, {2, 1, 1}), random_bool({2, 1, 2})});
+  check("ScatterND", 16,
+        {random_int<std::int8_t>({5}, -128, 127), ints2({{4}, {-5}}),
+         random_int<std::int8_t>({2}, -128, 127)},
+        {attr("reduction"_s = "none")});
+}
+
+TEST_F(evaluate, ScatterNDReductionRepeatedIndices) {
+  const auto rows = ints2({{0}, {2}, {0}, {-4}, {3}});  // row 0 three times
+  check("ScatterND", 16, {random_f32({4, 3}), rows, random_f32({5, 3})},
+        {attr("reduction"_s = "add")});
+  check("ScatterND", 16, {random_int<i32>({4, 3}, -99, 99), rows, random_int<i32>({5, 3}, -99, 99)},
+        {attr("reduction"_s = "add")});
+  check("ScatterND", 16, {random_f64({4, 3}), rows, random_f64({5, 3})},
+        {attr("reduction"_s = "mul")});
+  check("ScatterND", 16,
+        {random_int<i64>({2, 3}, -9, 9), ints2({{1, -1}, {1, 2}, {0, 0}, {-1, 2}}),
+         random_int<i64>({4}, -9, 9)},
+        {attr("reduction"_s = "mul")});
+  check("ScatterND", 16,
+        {tensor::vector<i32>({2147483647, 5}), ints2({{0}, {0}}), tensor::vector<i32>({1, 1})},
+        {attr("reduction"_s = "add")});
+}
+
+TEST_F(evaluate, ScatterElementsAxes) {
+  check("ScatterElements", 11,
+        {random_f32({3, 4}), ints2({{0, -1, 2, 1}, {2, 0, -3, -1}}), random_f32({2, 4})});
+  check("ScatterElements", 13,
+        {random_int<i64>({2, 5}, -99, 99), tensor::of(std::vector<i32>{1, -1, 0, -5, 2, 3}, {2, 3}),
+         random_int<i64>({2, 3}, -99, 99)},
+        {attr("axis"_i = -1)});
+  check("ScatterElements", 13,
+        {random_bool({4, 5}), ints2({{3, 0, -1}, {1, 2, 0}}), random_bool({2, 3})},
+        {attr("axis"_i = 1)});
+  check("ScatterElements", 16,
+        {random_f32({2, 3, 2}), tensor::of(std::vector<i64>{-1, 0, 1, 2}, {1, 2, 2}),
+         random_f32({1, 2, 2})},
+        {attr("axis"_i = 1), attr("reduction"_s = "none")});
+}
+
+TEST_F(evaluate, ScatterElementsReductionRepeatedIndices) {
+  const auto rows = random_int<i64>({5, 4}, -3, 2);  // each column hits some row again
+  check("ScatterElements", 16, {random_f32({3, 4}), rows, random_f32({5, 4})},
+        {attr("reduction"_s = "add")});
+  check("ScatterElements", 16,
+        {random_int<i64>({3, 4}, -99, 99), rows, random_int<i64>({5, 4}, -99, 99)},
+        {attr("reduction"_s = "add")});
+  check("ScatterElements", 16,
+        {random_int<i32>({3, 4}, -9, 9), rows, random_int<i32>({5, 4}, -9, 9)},
+        {attr("reduction"_s = "mul")});
+  check("ScatterElements", 16,
+        {random_f64({4, 3}), ints2({{0, -3, 0, 1, -1}, {2, 2, -1, 0, 1}}), random_f64({2, 5})},
+        {attr("axis"_i = -1), attr("reduction"_s = "mul")});
+}
+
 TEST_F(evaluate, Unsqueeze) {
   check("Unsqueeze", 11, {random_f32({3, 4})}, {attr("axes"_i = {0, -1})});
   check("Unsqueeze", 13, {random_f32({3, 4}), ints({1, -1})});
@@ -536,7 +618,7 @@ TEST(evaluate_api, CanEvaluateListsTheOps) {
                          "Mul",        "Div",        "Mod",       "Neg",       "Abs",
                          "Sqrt",       "Reciprocal", "Pow",       "Min",       "Max",
                          "Floor",      "Ceil",       "ReduceMax", "ReduceMin", "ReduceSum",
-                         "ReduceMean", "ReduceProd"})
+                         "ReduceMean", "ReduceProd", "GatherND",  "ScatterND", "ScatterElements"})
     EXPECT_TRUE(cv::can_evaluate(op)) << op;
   for (const char* op : {"Conv", "Relu", "MatMul", "add", "", "Constant", "Resize"}) {
     EXPECT_FALSE(cv::can_evaluate(op)) << op;
@@ -576,6 +658,24 @@ TEST(evaluate_api, UnsupportedFormsGiveNullopt) {
   EXPECT_FALSE(
       fold(node_of("Max", 2), 17, {random_f32({2}), tensor::vector<float>({std::nanf(""), 1})}));
   EXPECT_FALSE(fold(node_of("ReduceMin", 1), 17, {random_f32({0, 2})}));
+  // Indices out of range (ONNX Runtime fails the run), an element written twice without a
+  // reduction (undefined by the spec), reductions of opset 18, batch_dims.
+  const auto x = random_f32({2, 3});
+  EXPECT_FALSE(fold(node_of("GatherND", 2), 17, {x, ints2({{2, 0}})}));
+  EXPECT_FALSE(fold(node_of("GatherND", 2), 17, {x, ints2({{0, -4}})}));
+  EXPECT_FALSE(fold(node_of("ScatterND", 3), 17, {x, ints2({{-3}}), random_f32({1, 3})}));
+  EXPECT_FALSE(fold(node_of("ScatterElements", 3), 17, {x, ints2({{0, 2}}), random_f32({1, 2})}));
+  EXPECT_FALSE(fold(node_of("ScatterND", 3), 17, {x, ints2({{1}, {-1}}), random_f32({2, 3})}));
+  EXPECT_FALSE(
+      fold(node_of("ScatterElements", 3), 17, {x, ints2({{1, 0}, {1, 1}}), random_f32({2, 2})}));
+  EXPECT_FALSE(fold(node_of("ScatterND", 3, {attr("reduction"_s = "max")}), 18,
+                    {x, ints2({{1}}), random_f32({1, 3})}));
+  EXPECT_FALSE(fold(node_of("ScatterND", 3, {attr("reduction"_s = "add")}), 13,
+                    {x, ints2({{1}}), random_f32({1, 3})}));
+  EXPECT_FALSE(fold(node_of("ScatterElements", 3, {attr("reduction"_s = "add")}), 17,
+                    {random_bool({2}), ints({0}), random_bool({1})}));
+  EXPECT_FALSE(
+      fold(node_of("GatherND", 2, {attr("batch_dims"_i = 1)}), 17, {x, ints2({{0}, {1}})}));
   // Data not in memory.
   auto external = random_f32({2});
   external.proto().set_data_location(onnx::TensorProto::EXTERNAL);
@@ -601,6 +701,11 @@ TEST(evaluate_api, InvalidInputsThrow) {
             "retarget: Add 'Add_0': inputs of different types, float32 and int64");
   EXPECT_EQ(refusal(node_of("Gather", 2), 17, {random_f32({2, 3}), ints({2})}),
             "retarget: Gather 'Gather_0': index 2 is out of range for axis 0 of [2, 3]");
+  EXPECT_EQ(
+      refusal(node_of("ScatterND", 3), 17, {random_f32({2, 3}), ints2({{0}}), random_f32({3})}),
+      "retarget: ScatterND 'ScatterND_0': updates are [3], not [1, 3]");
+  EXPECT_EQ(refusal(node_of("GatherND", 2), 17, {random_f32({2, 3}), ints2({{0, 1, 0}})}),
+            "retarget: GatherND 'GatherND_0': indices of [1, 3] index more axes than [2, 3] has");
   EXPECT_EQ(refusal(node_of("Reshape", 2), 17, {random_f32({2, 3}), ints({4, -1})}),
             "retarget: Reshape 'Reshape_0': cannot reshape [2, 3] to [4, -1]");
   EXPECT_EQ(refusal(node_of("Squeeze", 2), 17, {random_f32({2, 1}), ints({0})}),

@@ -25,6 +25,16 @@
 
 namespace retarget::convert::detail {
 
+// An integer array's values as int64: int32 or int64 (Types), unsupported{} for another type.
+template <class Types = index_type>
+std::vector<std::int64_t> index_values(const array& a) {
+  return dispatch(a.type, Types{}, [&]<class T>(std::type_identity<T>) {
+    std::vector<std::int64_t> out(static_cast<std::size_t>(a.size()));
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = a.at<T>(static_cast<std::int64_t>(k));
+    return out;
+  });
+}
+
 // One node with its constant inputs: what every op reads.
 struct node_inputs {
   const onnx::NodeProto& node;
@@ -40,14 +50,7 @@ struct node_inputs {
   }
   array operator[](std::size_t i) const { return read_array(proto(i), node); }
   // An int32 or int64 input as int64 values: shapes, axes, starts, repeats.
-  std::vector<std::int64_t> integers(std::size_t i) const {
-    const auto a = (*this)[i];
-    return dispatch(a.type, index_type{}, [&]<class T>(std::type_identity<T>) {
-      std::vector<std::int64_t> out(static_cast<std::size_t>(a.size()));
-      for (std::size_t k = 0; k < out.size(); ++k) out[k] = a.at<T>(static_cast<std::int64_t>(k));
-      return out;
-    });
-  }
+  std::vector<std::int64_t> integers(std::size_t i) const { return index_values((*this)[i]); }
 
   const onnx::AttributeProto* find(std::string_view name) const {
     for (const auto& a : node.attribute())
@@ -64,6 +67,10 @@ struct node_inputs {
     const auto* a = attribute(name, onnx::AttributeProto::INT);
     return a ? a->i() : fallback;
   }
+  std::string string_attribute(std::string_view name, std::string fallback) const {
+    const auto* a = attribute(name, onnx::AttributeProto::STRING);
+    return a ? a->s() : fallback;
+  }
   std::optional<std::vector<std::int64_t>> ints_attribute(std::string_view name) const {
     const auto* a = attribute(name, onnx::AttributeProto::INTS);
     if (!a) return std::nullopt;
@@ -73,6 +80,12 @@ struct node_inputs {
     auto v = ints_attribute(name);
     if (!v) fail("attribute '" + std::string(name) + "' is missing");
     return *v;
+  }
+  // Inputs a and b of one type.
+  void same_types(const array& a, const array& b) const {
+    if (a.type != b.type)
+      fail("inputs of different types, " + std::string(ir::to_string(a.type)) + " and " +
+           std::string(ir::to_string(b.type)));
   }
   // An axis in [-rank, rank - 1 + extra], made non-negative.
   std::int64_t axis(std::int64_t a, std::int64_t rank, std::int64_t extra = 0) const {
@@ -105,10 +118,7 @@ array elementwise(const node_inputs& in, std::vector<array> args, F f) {
 // Add, Less, Not, Max and the others.
 template <class Types, class R = void, class F>
 array map_values(const node_inputs& in, std::vector<array> args, F f) {
-  for (const auto& a : args)
-    if (a.type != args.front().type)
-      in.fail("inputs of different types, " + std::string(ir::to_string(args.front().type)) +
-              " and " + std::string(ir::to_string(a.type)));
+  for (const auto& a : args) in.same_types(args.front(), a);
   return dispatch(args.front().type, Types{}, [&]<class T>(std::type_identity<T>) {
     using result = std::conditional_t<std::is_void_v<R>, T, R>;
     return elementwise<result>(in, std::move(args),
@@ -222,9 +232,7 @@ inline array where(const node_inputs& in) {
   const auto condition = in[0], x = in[1], y = in[2];
   if (condition.type != ir::dtype::boolean)
     in.fail("the condition is " + std::string(ir::to_string(condition.type)) + ", not bool");
-  if (x.type != y.type)
-    in.fail("inputs of different types, " + std::string(ir::to_string(x.type)) + " and " +
-            std::string(ir::to_string(y.type)));
+  in.same_types(x, y);
   return dispatch(x.type, any_type{}, [&]<class T>(std::type_identity<T>) {
     return elementwise<T>(in, {condition, x, y}, [](const std::vector<array>& v, std::int64_t i) {
       return v[0].at<bool>(i) ? v[1].at<T>(i) : v[2].at<T>(i);
@@ -537,6 +545,12 @@ inline array slice(const node_inputs& in) {
   return view(data, offset, dims, strides);
 }
 
+// An index as ONNX gives it (negative from the end) made 0..n-1; nullopt when out of range.
+inline std::optional<std::int64_t> position(std::int64_t k, std::int64_t n) {
+  if (k < -n || k >= n) return std::nullopt;
+  return k < 0 ? k + n : k;
+}
+
 inline array gather(const node_inputs& in) {
   const auto data = in[0], indices = in[1];
   if (data.rank() == 0) in.fail("data is a scalar");
@@ -549,17 +563,14 @@ inline array gather(const node_inputs& in) {
   ir::dims_t dims(data.dims.begin(), middle);
   dims.insert(dims.end(), indices.dims.begin(), indices.dims.end());
   dims.insert(dims.end(), middle + 1, data.dims.end());
-  const auto picks = dispatch(indices.type, index_type{}, [&]<class T>(std::type_identity<T>) {
-    std::vector<std::int64_t> out;
-    for (std::int64_t j = 0; j < indices.size(); ++j) {
-      const std::int64_t k = indices.at<T>(j);
-      if (k < -n || k >= n)
-        in.fail("index " + std::to_string(k) + " is out of range for axis " + std::to_string(axis) +
-                " of " + ir::format_dims(data.dims));
-      out.push_back(k < 0 ? k + n : k);
-    }
-    return out;
-  });
+  std::vector<std::int64_t> picks;
+  for (const auto k : index_values(indices)) {
+    const auto p = position(k, n);
+    if (!p)
+      in.fail("index " + std::to_string(k) + " is out of range for axis " + std::to_string(axis) +
+              " of " + ir::format_dims(data.dims));
+    picks.push_back(*p);
+  }
   array out(data.type, dims);
   auto* to = out.bytes.data();
   for (std::int64_t o = 0; o < outer; ++o)
@@ -568,6 +579,127 @@ inline array gather(const node_inputs& in) {
       to += block;
     }
   return out;
+}
+
+// ---- GatherND and the scatters: blocks of data at offsets the indices give ----
+// An index out of range is left to the runtime (ONNX Runtime fails the run).
+
+// The slices of GatherND and ScatterND: indices [..., k] hold k-tuples, each the start of a
+// slice of data's last rank - k axes. Their offsets in data, the slice's element count, and
+// the dims of the slices together (GatherND's result, ScatterND's updates): indices' dims
+// but the last, then data's last rank - k.
+struct nd_slices {
+  std::vector<std::int64_t> offsets;
+  std::int64_t size;
+  ir::dims_t dims;
+};
+
+inline nd_slices slices_of(const node_inputs& in, const array& data, const array& indices) {
+  if (indices.rank() == 0) in.fail("indices are a scalar");
+  const auto k = indices.dims.back();
+  if (k > data.rank())
+    in.fail("indices of " + ir::format_dims(indices.dims) + " index more axes than " +
+            ir::format_dims(data.dims) + " has");
+  const auto values = index_values<type_list<std::int64_t>>(indices);
+  const auto tail = data.dims.begin() + k;
+  nd_slices out{{}, ir::element_count({tail, data.dims.end()}), {}};
+  out.dims.assign(indices.dims.begin(), indices.dims.end() - 1);
+  const auto count = ir::element_count(out.dims);
+  if (count > array::max_bytes) throw unsupported{};  // k = 0: no index values bound it
+  out.dims.insert(out.dims.end(), tail, data.dims.end());
+  const auto strides = strides_of(data.dims);
+  for (std::int64_t j = 0; j < count; ++j) {
+    std::int64_t offset = 0;
+    for (std::int64_t a = 0; a < k; ++a) {
+      const auto i = static_cast<std::size_t>(a);
+      const auto p = position(values[static_cast<std::size_t>(j * k + a)], data.dims[i]);
+      if (!p) throw unsupported{};
+      offset += *p * strides[i];
+    }
+    out.offsets.push_back(offset);
+  }
+  return out;
+}
+
+inline array gather_nd(const node_inputs& in) {
+  if (in.int_attribute("batch_dims", 0) != 0) throw unsupported{};
+  const auto data = in[0];
+  const auto slices = slices_of(in, data, in[1]);
+  array out(data.type, slices.dims);
+  const auto block = static_cast<std::size_t>(slices.size) * data.width();
+  for (std::size_t j = 0; j < slices.offsets.size(); ++j)
+    std::memcpy(out.bytes.data() + j * block,
+                data.bytes.data() + static_cast<std::size_t>(slices.offsets[j]) * data.width(),
+                block);
+  return out;
+}
+
+// data with block j of updates (of `block` elements) written at element offsets[j], in order,
+// or added or multiplied in, per the scatters' `reduction` (from opset 16; min and max, from
+// 18, are left to the runtime). With none, an element written twice is left to the runtime
+// too: the spec leaves it undefined.
+inline array scatter(const node_inputs& in, array data, const array& updates,
+                     const std::vector<std::int64_t>& offsets, std::int64_t block) {
+  in.same_types(data, updates);
+  if (in.opset < 16 && in.find("reduction")) throw unsupported{};
+  const auto reduction = in.string_attribute("reduction", "none");
+  if (reduction == "none") {
+    auto sorted = offsets;
+    std::sort(sorted.begin(), sorted.end());
+    if (block > 0 && std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw unsupported{};
+    const auto w = static_cast<std::size_t>(block) * data.width();
+    for (std::size_t j = 0; j < offsets.size(); ++j)
+      std::memcpy(data.bytes.data() + static_cast<std::size_t>(offsets[j]) * data.width(),
+                  updates.bytes.data() + j * w, w);
+    return data;
+  }
+  if (reduction != "add" && reduction != "mul") throw unsupported{};
+  return dispatch(data.type, number_type{}, [&]<class T>(std::type_identity<T>) {
+    for (std::size_t j = 0; j < offsets.size(); ++j)
+      for (std::int64_t e = 0; e < block; ++e) {
+        const auto to = offsets[j] + e;
+        const auto u = updates.at<T>(static_cast<std::int64_t>(j) * block + e);
+        data.set<T>(to, reduction == "add" ? wrapping(data.at<T>(to), u, std::plus<>())
+                                           : wrapping(data.at<T>(to), u, std::multiplies<>()));
+      }
+    return data;
+  });
+}
+
+inline array scatter_nd(const node_inputs& in) {
+  const auto data = in[0], updates = in[2];
+  const auto slices = slices_of(in, data, in[1]);
+  if (updates.dims != slices.dims)
+    in.fail("updates are " + ir::format_dims(updates.dims) + ", not " +
+            ir::format_dims(slices.dims));
+  return scatter(in, data, updates, slices.offsets, slices.size);
+}
+
+// Element [i0, ..., ir-1] of updates goes to data's element with index[i0, ..., ir-1] in
+// place of i_axis.
+inline array scatter_elements(const node_inputs& in) {
+  const auto data = in[0], indices = in[1], updates = in[2];
+  const auto axis = static_cast<std::size_t>(in.axis(in.int_attribute("axis", 0), data.rank()));
+  if (indices.rank() != data.rank() || updates.dims != indices.dims)
+    in.fail("indices of " + ir::format_dims(indices.dims) + " and updates of " +
+            ir::format_dims(updates.dims) + " do not fit data of " + ir::format_dims(data.dims));
+  for (std::size_t d = 0; d < data.dims.size(); ++d)
+    if (d != axis && indices.dims[d] > data.dims[d]) throw unsupported{};  // ORT fails the run
+  const auto strides = strides_of(data.dims);
+  std::vector<std::int64_t> offsets, at(data.dims.size(), 0);
+  for (const auto k : index_values(indices)) {
+    const auto p = position(k, data.dims[axis]);
+    if (!p) throw unsupported{};
+    std::int64_t offset = 0;
+    for (std::size_t d = 0; d < at.size(); ++d) offset += (d == axis ? *p : at[d]) * strides[d];
+    offsets.push_back(offset);
+    for (std::size_t d = at.size(); d-- > 0;) {  // the next index, last axis fastest
+      if (++at[d] < indices.dims[d]) break;
+      at[d] = 0;
+    }
+  }
+  return scatter(in, data, updates, offsets, 1);
 }
 
 inline array concat(const node_inputs& in) {
@@ -671,6 +803,9 @@ inline constexpr op_entry op_table[] = {
     {"Shape", shape},
     {"Size", size},
     {"Gather", gather},
+    {"GatherND", gather_nd},
+    {"ScatterND", scatter_nd},
+    {"ScatterElements", scatter_elements},
     {"Unsqueeze", unsqueeze},
     {"Squeeze", squeeze},
     {"Concat", concat},
