@@ -67,7 +67,6 @@ std::string opencv_verdict(const fs::path& model, const std::string& input_name,
 
 // Architectures whose converted models OpenCV 4.6 does not load yet, and why.
 const std::set<std::string> not_yet = {
-    "swin_t",   // ScatterND of the shifted windows' attention mask
     "srcnn",    // cubic Resize: only as an approximation, asked for by name
     "ssdlite",  // the whole detector: NonZero, TopK, GatherND and If
 };
