@@ -18,6 +18,8 @@
 //     named ''); Pad, as torch writes it, is one.
 //   - a stored constant added with leading axes of 1 is placed by its own rank: Swin's attention
 //     bias [1, H, N, N] lands on the wrong axes; without the leading 1s it lands right.
+//   - a constant broadcast over an inner axis of a computed tensor of rank 5 or more fails at run
+//     time (full-size Swin-T's shifted-window mask, [nW, 1, N, N] over [1, nW, heads, N, N]).
 //   - Identity over a stored weight, Mod, and cubic Resize are refused; folding removes the first
 //     two where their inputs are constants.
 #ifndef RETARGET_BACKENDS_OPENCV_DNN_CONVERT_HPP
@@ -437,6 +439,29 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
           for (auto d : *b) ones = ones && d == 1;
           if (ones && !b->empty())
             refuse("OpenCV 4.6 cannot broadcast a computed single element over another input");
+        }
+      }
+      if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+        // A constant broadcast over an inner axis of a computed tensor of rank 5 or more (Swin-T's
+        // shifted-window mask over its heads, at full size) fails when the net runs.
+        for (int k = 0; k < 2 && k < n.input_size(); ++k) {
+          const auto x = m.static_shape(input(k));
+          const auto c = m.static_shape(input(1 - k));
+          if (m.constant(input(k)) || !m.constant(input(1 - k)) || !x || !c || x->size() < 5)
+            continue;
+          const auto offset =
+              static_cast<std::ptrdiff_t>(x->size()) - static_cast<std::ptrdiff_t>(c->size());
+          bool inner = false, seen_wide = false;
+          for (std::size_t i = 0; i < c->size(); ++i) {
+            const auto at = offset + static_cast<std::ptrdiff_t>(i);
+            if (at < 0) continue;
+            const auto xd = (*x)[static_cast<std::size_t>(at)];
+            if ((*c)[i] != 1) seen_wide = true;
+            if (seen_wide && (*c)[i] == 1 && xd != 1) inner = true;
+          }
+          if (inner)
+            refuse("OpenCV 4.6 fails at run time broadcasting a constant over an inner axis of a " +
+                   std::to_string(x->size()) + "-D tensor");
         }
       }
     }
