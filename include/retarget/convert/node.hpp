@@ -127,23 +127,10 @@ template <fixed_string N>
 inline constexpr auto key_kinds<ir::tensor_key<N>> = std::pair(ir::attr_type::tensor,
                                                                ir::attr_type::tensor);
 
+// The attribute name a literal's key carries ("epsilon" of "epsilon"_f).
 template <class Key>
-struct key_name;
-template <fixed_string N>
-struct key_name<ir::int_key<N>> {
-  static constexpr std::string_view value = N;
-};
-template <fixed_string N>
-struct key_name<ir::float_key<N>> {
-  static constexpr std::string_view value = N;
-};
-template <fixed_string N>
-struct key_name<ir::string_key<N>> {
-  static constexpr std::string_view value = N;
-};
-template <fixed_string N>
-struct key_name<ir::tensor_key<N>> {
-  static constexpr std::string_view value = N;
+struct key_name {
+  static constexpr std::string_view value = Key::name;
 };
 
 // The attribute's kind in Op's schema, when the key may read it; undefined otherwise.

@@ -151,6 +151,7 @@ concept Attribute = detail::is_attribute<std::remove_cvref_t<T>>;
 // not const so that they, not the implicit assignments, take a braced list.
 template <fixed_string Name>
 struct int_key {
+  static constexpr std::string_view name = Name;
   template <class T>
   requires std::integral<T> || std::is_enum_v<T>
   constexpr attribute<Name, attr_type::int_, std::int64_t> operator=(T v) {
@@ -172,6 +173,7 @@ struct int_key {
 
 template <fixed_string Name>
 struct float_key {
+  static constexpr std::string_view name = Name;
   template <class T>
   requires std::is_arithmetic_v<T>
   constexpr attribute<Name, attr_type::float_, float> operator=(T v) {
@@ -187,6 +189,7 @@ struct float_key {
 
 template <fixed_string Name>
 struct string_key {
+  static constexpr std::string_view name = Name;
   attribute<Name, attr_type::string, std::string> operator=(std::string_view v) {
     return {std::string(v)};
   }
@@ -202,6 +205,7 @@ struct string_key {
 
 template <fixed_string Name>
 struct tensor_key {
+  static constexpr std::string_view name = Name;
   attribute<Name, attr_type::tensor, tensor> operator=(tensor v) { return {std::move(v)}; }
   attribute<Name, attr_type::tensor, tensor> operator=(empty_tensor e) {
     return {tensor::empty(e.type)};
@@ -213,6 +217,7 @@ struct tensor_key {
 
 template <fixed_string Name>
 struct graph_key {
+  static constexpr std::string_view name = Name;
   template <detail::graph_like G>
   attribute<Name, attr_type::graph, onnx::GraphProto> operator=(const G& g) {
     return {detail::graph_proto_of(g)};

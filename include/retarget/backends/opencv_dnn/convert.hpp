@@ -53,6 +53,12 @@ inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
   return values.front();
 }
 
+// A Constant holding dims, for Reshape.
+inline ir::value shape_constant(ir::graph& g, const std::vector<std::int64_t>& dims) {
+  return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(dims),
+                                                 {static_cast<std::int64_t>(dims.size())}));
+}
+
 inline ir::value scalar_like(ir::graph& g, const ir::value& x, double v) {
   if (x.dtype() == ir::dtype::f64) return g.constant(ir::tensor::of<double>({v}, {}));
   return g.constant(ir::tensor::of<float>({static_cast<float>(v)}, {}));
@@ -103,10 +109,7 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
     const auto shape = *a.static_shape();
     std::int64_t n = 1;
     for (const auto d : shape) n *= d;
-    const auto dims = [&](std::vector<std::int64_t> v) {
-      const auto size = static_cast<std::int64_t>(v.size());
-      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
-    };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
     auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
     auto product =
         g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})), g.op("Reshape", a, dims({1, n})));
@@ -154,10 +157,7 @@ struct last_axis_constant : rc::rule<Name> {
       return g.op("Transpose", apply(moved), "perm"_i = {0, 2, 3, 1});
     }
     // 3-D [N, L, C]: as [N, C, L, 1], and back.
-    const auto dims = [&](std::vector<std::int64_t> v) {
-      const auto size = static_cast<std::int64_t>(v.size());
-      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
-    };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
     auto four = g.op("Reshape", m["x"_v], dims({shape[0], shape[1], shape[2], 1}));
     auto moved = g.op("Transpose", four, "perm"_i = {0, 2, 1, 3});
     auto back = g.op("Transpose", apply(moved), "perm"_i = {0, 2, 1, 3});
@@ -178,10 +178,7 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const auto dims = [&](std::vector<std::int64_t> v) {
-      const auto size = static_cast<std::int64_t>(v.size());
-      return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v), {size}));
-    };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
     auto b_shape = *m["b"_v].static_shape();
     onnx::TensorProto a = *g.constant_data(m["a"_c]);
     a.add_dims(1);
