@@ -15,6 +15,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -648,8 +649,9 @@ result convert(const ir::model& source, const options& o = {}) {
   return {std::move(out), std::move(r)};
 }
 
-// The model rebuilt as it is: every node through the checked emitter, nothing rewritten.
-inline ir::model import(const ir::model& source) {
+// The model rebuilt as it is: every node through the checked emitter, nothing rewritten. A
+// template, so that only the translation units that import compile the conversion.
+ir::model import(const std::same_as<ir::model> auto& source) {
   return convert<default_backend, rule_set<>>(
              source, {.fold = false, .node_rewrites = false, .cleanup = false, .check = false})
       .model;

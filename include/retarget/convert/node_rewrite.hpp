@@ -113,26 +113,23 @@ std::vector<ir::value> unchanged(const Env&, ir::graph& g, const node& n) {
   return n.emit_unchanged(g);
 }
 
-template <fixed_string Op>
-struct declared_for {
-  template <class X>
-  using fn = std::bool_constant < !requires {
-    typename node_rewrite<Op, X>::retarget_undeclared;
-  }
-  > ;
-};
+// Whether a backend of the chain declares a rewrite of op I: one fold per op, not an mp11
+// algorithm, since the table asks it of every op of the default domain.
+template <std::size_t I, class Chain>
+inline constexpr bool rewritten_in = false;
+template <std::size_t I, class... Bs>
+inline constexpr bool rewritten_in<I, boost::mp11::mp_list<Bs...>> = (!requires {
+  typename node_rewrite<op_name_at<I>, Bs>::retarget_undeclared;
+} || ...);
 
+template <class B, class Env, std::size_t I, bool = rewritten_in<I, fallback_chain_t<B>>>
+inline constexpr node_handler<B, Env> handler_at = &unchanged<Env>;
 template <class B, class Env, std::size_t I>
-constexpr node_handler<B, Env> handler_of() {
-  if constexpr (boost::mp11::mp_any_of_q<fallback_chain_t<B>, declared_for<op_name_at<I>>>::value)
-    return &handle<B, Env, I>;
-  else
-    return &unchanged<Env>;
-}
+inline constexpr node_handler<B, Env> handler_at<B, Env, I, true> = &handle<B, Env, I>;
 
 template <class B, class Env, std::size_t... I>
 constexpr std::array<node_handler<B, Env>, sizeof...(I)> make_handlers(std::index_sequence<I...>) {
-  return {handler_of<B, Env, I>()...};
+  return {handler_at<B, Env, I>...};
 }
 
 template <class B, class Env>

@@ -56,18 +56,20 @@ struct function_kind {
   template <class F, class B>
   using rewrite = function_rewrite<F, B>;
 
-  // The origin may take the context first, or only the arguments.
+  // The origin may take the context first, or only the arguments. One template, not an
+  // overload pair, so that each call compiles one candidate.
   template <class F, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const F& fn, const Ctx& ctx,
-                                              A&&... args) requires requires {
-    fn.origin(ctx, std::forward<A>(args)...);
-  }
-  { return fn.origin(ctx, std::forward<A>(args)...); }
-  template <class F, class Ctx, class... A>
-  static constexpr decltype(auto) call_origin(const F& fn, const Ctx&, A&&... args) requires(
-      !requires { fn.origin(std::declval<const Ctx&>(), std::forward<A>(args)...); } &&
-      requires { fn.origin(std::forward<A>(args)...); }) {
-    return fn.origin(std::forward<A>(args)...);
+  requires(
+      requires(const F& fn, const Ctx& ctx, A&&... args) {
+        fn.origin(ctx, std::forward<A>(args)...);
+      } ||
+      requires(const F& fn, A&&... args) {
+        fn.origin(std::forward<A>(args)...);
+      }) static constexpr decltype(auto) call_origin(const F& fn, const Ctx& ctx, A&&... args) {
+    if constexpr (requires { fn.origin(ctx, std::forward<A>(args)...); })
+      return fn.origin(ctx, std::forward<A>(args)...);
+    else
+      return fn.origin(std::forward<A>(args)...);
   }
 };
 }  // namespace detail

@@ -7,6 +7,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <initializer_list>
@@ -134,27 +135,68 @@ struct rewrite_slot<origin_of<F>, void> {
 template <class Slot>
 using slot_is_declared = std::bool_constant<is_declared<typename Slot::type>>;
 
-template <class F>
-struct slot_for {
-  template <class B>
-  using fn = rewrite_slot<typename F::retarget_kind::template rewrite<F, B>, B>;
+// F's candidates for B by position in B's fallback chain: position i is F's rewrite for the
+// chain's i-th backend, the position after the last backend is the origin. A call compiles
+// one lookup in this table per candidate it reaches, not a list of types per call.
+// One function for every selection: a member would be compiled once per rewritable.
+constexpr std::size_t first_declared(const bool* declared, std::size_t from) noexcept {
+  while (!declared[from]) ++from;
+  return from;
+}
+
+template <class F, class Chain>
+struct selection;
+template <class F, class... Bs>
+struct selection<F, boost::mp11::mp_list<Bs...>> {
+  static constexpr std::size_t origin = sizeof...(Bs);
+  static constexpr bool declared[sizeof...(Bs) + 1] = {
+      is_declared<typename F::retarget_kind::template rewrite<F, Bs>>..., true};
+  static constexpr std::size_t first_from(std::size_t i) noexcept {
+    return first_declared(declared, i);
+  }
 };
-
 template <class F, class B>
-using candidates_t = boost::mp11::mp_push_back<
-    boost::mp11::mp_copy_if<boost::mp11::mp_transform_q<slot_for<F>, fallback_chain_t<B>>,
-                            slot_is_declared>,
-    rewrite_slot<origin_of<F>, void>>;
+using selection_t = selection<F, fallback_chain_t<B>>;
 
-template <class F, class B, class Slots, class Env, class... A>
+// The candidate at position I: its registry type and whose it is.
+template <class F, class B, std::size_t I, bool = I == selection_t<F, B>::origin>
+struct slot_at : rewrite_slot<origin_of<F>, void> {};
+template <class F, class B, std::size_t I>
+struct slot_at<F, B, I, false> : rewrite_slot<typename F::retarget_kind::template rewrite<
+                                                  F, boost::mp11::mp_at_c<fallback_chain_t<B>, I>>,
+                                              boost::mp11::mp_at_c<fallback_chain_t<B>, I>> {};
+
+// Every candidate that would run, best first, as a list of slots (for introspection).
+template <class F, class B, class Positions>
+struct candidates_at;
+template <class F, class B, std::size_t... I>
+struct candidates_at<F, B, std::index_sequence<I...>> {
+  using type = boost::mp11::mp_append<
+      std::conditional_t<
+          selection_t<F, B>::declared[I],
+          boost::mp11::mp_list<rewrite_slot<typename slot_at<F, B, I>::type,
+                                            boost::mp11::mp_at_c<fallback_chain_t<B>, I>>>,
+          boost::mp11::mp_list<>>...,
+      boost::mp11::mp_list<rewrite_slot<origin_of<F>, void>>>;
+};
+template <class F, class B>
+using candidates_t = typename candidates_at<
+    F, B, std::make_index_sequence<boost::mp11::mp_size<fallback_chain_t<B>>::value>>::type;
+
+template <class F, class B, std::size_t I, class Env, class... A>
 constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args);
+
+// The first candidate of F for B: where a call starts.
+template <class F, class B>
+inline constexpr std::size_t first_candidate = selection_t<F, B>::first_from(0);
 
 }  // namespace detail
 
-template <class F, class B, class Slots, class Env>
+template <class F, class B, std::size_t Index, class Env>
 class rewrite_context {
   using list_arg = detail::list_arg;
-  using slot = boost::mp11::mp_front<Slots>;
+  using slot = detail::slot_at<F, B, Index>;
+  static constexpr std::size_t origin_index = detail::selection_t<F, B>::origin;
 
  public:
   using function_type = F;
@@ -176,8 +218,7 @@ class rewrite_context {
   // The function as it would run with no rewrite at all.
   template <class... A>
   constexpr decltype(auto) origin(A&&... args) const {
-    return detail::run<F, B, boost::mp11::mp_list<detail::rewrite_slot<origin_of<F>, void>>>(
-        *fn_, env_, std::forward<A>(args)...);
+    return detail::run<F, B, origin_index>(*fn_, env_, std::forward<A>(args)...);
   }
 
   // A braced list cannot be forwarded through a pack; these let `ctx.origin(x, {1, n})`
@@ -196,13 +237,13 @@ class rewrite_context {
   // The candidate one step down the chain: the fallback's rewrite, the default, or origin.
   template <class... A>
   constexpr decltype(auto) next(A&&... args) const {
-    if constexpr (boost::mp11::mp_size<Slots>::value < 2) {
+    if constexpr (Index == origin_index) {
       static_assert(detail::dependent_false<A...>,
                     "retarget: ctx.next() called from the origin, which has nothing below it");
       return detail::poisoned{};
     } else {
-      return detail::run<F, B, boost::mp11::mp_pop_front<Slots>>(*fn_, env_,
-                                                                 std::forward<A>(args)...);
+      return detail::run<F, B, detail::selection_t<F, B>::first_from(Index + 1)>(
+          *fn_, env_, std::forward<A>(args)...);
     }
   }
   template <class A0>
@@ -222,8 +263,8 @@ class rewrite_context {
 // Whether T is the context a rewrite receives: lets generic origins tell it from arguments.
 template <class T>
 inline constexpr bool is_rewrite_context_v = false;
-template <class F, class B, class Slots, class Env>
-inline constexpr bool is_rewrite_context_v<rewrite_context<F, B, Slots, Env>> = true;
+template <class F, class B, std::size_t Index, class Env>
+inline constexpr bool is_rewrite_context_v<rewrite_context<F, B, Index, Env>> = true;
 
 namespace detail {
 
@@ -247,11 +288,11 @@ namespace detail {
   }
 }
 
-template <class F, class B, class Slots, class Env, class... A>
+template <class F, class B, std::size_t Index, class Env, class... A>
 RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args) {
-  using slot = boost::mp11::mp_front<Slots>;
+  using slot = slot_at<F, B, Index>;
   using kind = typename F::retarget_kind;
-  const rewrite_context<F, B, Slots, Env> ctx{fn, env};
+  const rewrite_context<F, B, Index, Env> ctx{fn, env};
   if constexpr (std::is_same_v<typename slot::type, origin_of<F>>) {
     if constexpr (requires { kind::call_origin(fn, ctx, std::forward<A>(args)...); }) {
       return kind::call_origin(fn, ctx, std::forward<A>(args)...);
@@ -278,9 +319,14 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
   }
 }
 
-template <class B, class F, class Env, class... A>
-RETARGET_ALWAYS_INLINE constexpr decltype(auto) dispatch(const F& fn, const Env& env, A&&... args) {
-  return run<F, B, candidates_t<F, B>>(fn, env, std::forward<A>(args)...);
+// The given name, or the type's when none was given: a conditional expression would compile
+// the type's name for every rewritable, named or not.
+template <fixed_string Name, class T>
+constexpr std::string_view name_or_type_name() noexcept {
+  if constexpr (Name.size() != 0)
+    return Name.view();
+  else
+    return unqualified_type_name<T>();
 }
 
 // The base of rewritable functions and symbolic ops: a name, a kind, and a call operator
@@ -289,13 +335,16 @@ template <class Derived, fixed_string Name, class Kind>
 struct rewritable_base {
   using retarget_kind = Kind;
   using retarget_self = Derived;
-  static constexpr std::string_view name =
-      Name.size() != 0 ? Name.view() : detail::unqualified_type_name<Derived>();
+  static constexpr std::string_view name = name_or_type_name<Name, Derived>();
 
   template <class... A>
   RETARGET_ALWAYS_INLINE constexpr decltype(auto) operator()(A&&... args) const {
-    return dispatch<backend_of_t<A...>>(static_cast<const Derived&>(*this), env_of(args...),
-                                        std::forward<A>(args)...);
+    using B = backend_of_t<A...>;
+    if constexpr (!Backend<B>)  // backend_of_t has said why; one error is enough
+      return poisoned{};
+    else
+      return run<Derived, B, first_candidate<Derived, B>>(
+          static_cast<const Derived&>(*this), env_of(args...), std::forward<A>(args)...);
   }
   // A trailing braced list of integers, as in `repeat(x, {1, 4})` (see rewrite_context).
   template <class A0>
