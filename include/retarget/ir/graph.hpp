@@ -21,8 +21,7 @@
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
-#include <retarget/ir/detail/node_check.hpp>
-#include <retarget/ir/detail/node_inference.hpp>
+#include <retarget/ir/detail/emitter.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <retarget/ir/domain.hpp>
@@ -464,8 +463,9 @@ class graph_base {
     const detail::schema_registry_reader reading;
     const int version = domain_version(node.domain());
     const auto& schema = detail::check_node(node, version, values_.types());
+    if (!root_->inference_) root_->inference_ = detail::make_inference_state();
     const auto inferred =
-        detail::infer_node(schema, node, version, values_, import_map(), root_->inference_);
+        detail::infer_node(schema, node, version, values_, import_map(), *root_->inference_);
 
     note_domains(node);
     ++root_->node_counter_;
@@ -525,7 +525,7 @@ class graph_base {
   std::unordered_set<std::string> used_names_;
   std::unordered_set<std::string> reserved_names_;
   std::size_t node_counter_ = 0;
-  detail::inference_state inference_;
+  std::shared_ptr<detail::inference_state> inference_;  // made by the first node
 };
 
 inline const std::string& value::name() const { return graph_->values_.name(id_); }

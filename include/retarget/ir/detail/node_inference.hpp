@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <string>
@@ -26,13 +28,16 @@ struct inference_state {
   std::unordered_map<std::string, onnx::TensorShapeProto> generated_shapes;
 };
 
+RETARGET_IR_DECL std::shared_ptr<inference_state> make_inference_state() {
+  return std::make_shared<inference_state>();
+}
+
 // The types of the node's outputs, in order (ONNX's contexts take the node by non-const
 // reference; only a copy of a node with subgraphs is changed). `imports` are the versions of every
 // domain a node of a subgraph may use. The caller holds a schema_registry_reader.
-inline std::vector<onnx::TypeProto> infer_node(const onnx::OpSchema& schema, onnx::NodeProto& node,
-                                               int version, const value_table& values,
-                                               const std::unordered_map<std::string, int>& imports,
-                                               inference_state& state) {
+RETARGET_IR_DECL std::vector<onnx::TypeProto> infer_node(
+    const onnx::OpSchema& schema, onnx::NodeProto& node, int version, const value_table& values,
+    const std::unordered_map<std::string, int>& imports, inference_state& state) {
   std::vector<onnx::TypeProto> inferred;
   try {
     onnx::shape_inference::GraphInferenceContext graph_context(
