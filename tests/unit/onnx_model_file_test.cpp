@@ -55,6 +55,16 @@ TEST_F(OnnxModelFile, SavesAndLoadsBack) {
   EXPECT_NO_THROW(loaded.check());
 }
 
+// Weights of 64 KiB and more are written from their own strings, not through protobuf's
+// buffer; the file is still byte for byte what protobuf serializes.
+TEST_F(OnnxModelFile, LargeWeightsKeptInTheFileAreWrittenAsProtobufWould) {
+  auto m = conv_model(1024);  // w: 1024*27 floats = 110592 bytes
+  rx::save(m, dir_ / "conv.onnx");
+  EXPECT_EQ(read_all(dir_ / "conv.onnx"), m.proto().SerializeAsString());
+  EXPECT_EQ(rx::load(dir_ / "conv.onnx").proto().SerializeAsString(),
+            m.proto().SerializeAsString());
+}
+
 TEST_F(OnnxModelFile, LargeTensorsGoToExternalDataAndComeBack) {
   auto m = conv_model(64);  // w: 64*27 floats = 6912 bytes; b: 256 bytes
   const std::string before = m.proto().SerializeAsString();
