@@ -1,4 +1,5 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, compiled once.
-// Translation units that link this library declare these functions and skip their code
-// (include/retarget/ir/detail/linkage.hpp); without it retarget is header-only as ever.
-#include <retarget/ir/detail/emitter.hpp>
+// Built with RETARGET_COMPILING_LIBRARY, the emitter's header brings in their definitions
+// (include/retarget/ir/detail/linkage.hpp); translation units that link this library only
+// declare them. Without it retarget is header-only as ever.
+#include <retarget/ir/graph.hpp>
