@@ -39,6 +39,7 @@ int draw(arguments&, std::ostream&);
 int run(arguments&, std::ostream&);
 int deploy(arguments&, std::ostream&);
 int convert(arguments&, std::ostream&);
+int compare(arguments&, std::ostream&);
 int check_for_backend(const fs::path& model, const std::string& backend, std::ostream&);
 
 extern const std::span<const command> commands;

@@ -54,6 +54,29 @@ constexpr command table[] = {
      "                        cubic_resize_as_linear); once per name\n"
      "  --max-passes N        the bound of the fixed point (default 8)\n",
      convert},
+    {"compare", "engines against each other, or a model against its original; --bisect",
+     "usage: retarget compare MODEL.onnx --backends A,B,... [--against OTHER.onnx] [options]\n\n"
+     "Runs the model on each engine, on the same inputs, and compares every output with the\n"
+     "reference: the first engine on the model, or with --against, the first engine on\n"
+     "OTHER.onnx (the original of a converted model, say). Prints each output's largest\n"
+     "absolute and relative error and where the largest is. Exit status 1 when an output is\n"
+     "outside the tolerance (NaN and Inf never pass) or an engine cannot run the model.\n\n"
+     "options:\n"
+     "  --backends A,B,...       the engines (onnxruntime, opencv_dnn, tensorrt); the first\n"
+     "                           one runs the reference\n"
+     "  --against OTHER.onnx     the reference model, run on the first engine; then every\n"
+     "                           engine runs MODEL\n"
+     "  --input NAME=FILE.pb     an input from a TensorProto file; once per input\n"
+     "  --shape NAME=1x3x224x224 the dims of a generated input (its dynamic dims need them)\n"
+     "  --seed N                 the seed of generated inputs (default 0): floats uniform in\n"
+     "                           [-1, 1), integers in [0, 10), bools\n"
+     "  --atol A, --rtol R       an element passes when |a - r| <= A + R * |r| (default\n"
+     "                           1e-4 and 1e-3)\n"
+     "  --bisect                 for an engine that differs: expose the intermediate values\n"
+     "                           as outputs and name the first node (in the model's order)\n"
+     "                           whose output diverges, with its inputs' errors and its own;\n"
+     "                           values an engine cannot give are listed and skipped\n",
+     compare},
     {"draw", "a picture of the graph, through Graphviz",
      "usage: retarget draw MODEL.onnx -o FILE.svg|FILE.png|FILE.dot\n\n"
      "Draws the graph: inputs, nodes with their attributes and weights, outputs, and each edge\n"

@@ -1,5 +1,5 @@
 // Numbers about tensors, for checking outputs: their values as doubles, summary statistics,
-// and the largest difference between two tensors.
+// the largest difference between two tensors, and how far one is from a reference.
 #ifndef RETARGET_IR_TENSOR_STATS_HPP
 #define RETARGET_IR_TENSOR_STATS_HPP
 
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <string>
 #include <vector>
@@ -166,6 +167,72 @@ inline double max_abs_difference(const tensor& a, const tensor& b) {
     worst = std::max(worst, std::abs(x[i] - y[i]));
   }
   return worst;
+}
+
+// How far a tensor is from a reference, element by element, for checking one engine against
+// another: an element passes when |actual - expected| <= atol + rtol * |expected| (numpy's
+// allclose), and a NaN or an infinity in either tensor never passes.
+struct tensor_difference {
+  std::string incomparable;  // why the two cannot be compared element-wise (dtype, shape); or ""
+  double max_abs = 0;        // the largest |actual - expected| over finite pairs
+  double max_rel = 0;        // the largest |actual - expected| / |expected|, over expected != 0
+  dims_t worst;              // where max_abs is
+  std::size_t count = 0;     // elements compared
+  std::size_t outside = 0;   // elements that do not pass, non-finite ones included
+  std::size_t non_finite = 0;
+  dims_t first_non_finite;  // where the first is, when there is one
+
+  bool passes() const noexcept { return incomparable.empty() && outside == 0; }
+};
+
+namespace detail {
+
+// The index of element `flat` of a tensor of `dims`, one number per axis.
+inline dims_t unravel(std::size_t flat, const dims_t& dims) {
+  dims_t at(dims.size(), 0);
+  for (std::size_t axis = dims.size(); axis-- > 0;) {
+    const auto extent = static_cast<std::size_t>(std::max<std::int64_t>(dims[axis], 1));
+    at[axis] = static_cast<std::int64_t>(flat % extent);
+    flat /= extent;
+  }
+  return at;
+}
+
+}  // namespace detail
+
+// Compares element-wise. Types may differ where both are numeric (an engine that computes in
+// float32 what the model declares int64); shapes must be equal. Strings cannot be compared.
+inline tensor_difference difference(const tensor& actual, const tensor& expected, double atol,
+                                    double rtol) {
+  tensor_difference d;
+  const auto dims = expected.dims();
+  if (actual.dims() != dims) {
+    d.incomparable = "shape " + format_dims(actual.dims()) + ", expected " + format_dims(dims);
+    return d;
+  }
+  std::vector<double> x, y;
+  try {
+    x = values_as_double(actual);
+    y = values_as_double(expected);
+  } catch (const error& e) {
+    d.incomparable = e.what();
+    return d;
+  }
+  d.count = x.size();
+  std::size_t worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
+      if (d.non_finite++ == 0) d.first_non_finite = detail::unravel(i, dims);
+      ++d.outside;
+      continue;
+    }
+    const double diff = std::abs(x[i] - y[i]);
+    if (diff > atol + rtol * std::abs(y[i])) ++d.outside;
+    if (y[i] != 0) d.max_rel = std::max(d.max_rel, diff / std::abs(y[i]));
+    if (diff > d.max_abs) d.max_abs = diff, worst = i;
+  }
+  d.worst = detail::unravel(worst, dims);
+  return d;
 }
 
 }  // namespace retarget::ir

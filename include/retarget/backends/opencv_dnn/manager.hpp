@@ -8,11 +8,13 @@
 #include <retarget/backend/manager.hpp>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/backends/opencv_dnn/param.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <retarget/options/json.hpp>
 #include <string>
 #include <vector>
 
 #if RETARGET_HAS_OPENCV_DNN
+#include <algorithm>
 #include <cstring>
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
@@ -63,6 +65,13 @@ class opencv_dnn_wrapper {
     }
     cv::utils::logging::setLogLevel(level);
     outputs_ = net_.getUnconnectedOutLayersNames();
+    // A graph output that other nodes read too (an intermediate value asked for, as a
+    // bisection does) is no unconnected layer: it is asked for by name, where a layer gives it.
+    const auto onnx_model = ir::read_model_file(model);
+    for (const auto& o : onnx_model.graph().output())
+      if (std::find(outputs_.begin(), outputs_.end(), o.name()) == outputs_.end() &&
+          net_.getLayerId(o.name()) >= 0)
+        outputs_.push_back(o.name());
   }
 
   retarget::backend::tensor_map run(const retarget::backend::tensor_map& inputs) {

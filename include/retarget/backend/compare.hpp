@@ -1,0 +1,359 @@
+// Engines checked against one another: a model run on a reference engine (or a reference
+// model, such as the original of a converted one) and on others, on the same inputs, each
+// output compared element by element; and, when they differ, a bisection that exposes the
+// intermediate values as outputs and finds the first node, in the model's (topological)
+// order, whose output diverges.
+//
+//   using namespace retarget::backend;
+//   const auto feeds = retarget::ir::sample_inputs(retarget::ir::load("m.onnx"), {}, 0);
+//   const auto c = compare<retarget::backends::shipped>(
+//       {"onnxruntime", "m.onnx"}, {{"opencv_dnn", "m.onnx"}}, feeds, {.atol = 1e-4});
+//   if (!c.passes()) {
+//     const auto b = bisect<retarget::backends::shipped>({"onnxruntime", "m.onnx"},
+//                                                        {"opencv_dnn", "m.onnx"}, feeds, {});
+//     // b.first: the node, its op, its inputs' errors and its own
+//   }
+//
+// An engine that cannot give some intermediate value (it folded the node away, or fused it
+// into another) fails to run the model that asks for it; the values asked for are then split
+// in halves until each value it refuses is found, reported and left out.
+#ifndef RETARGET_BACKEND_COMPARE_HPP
+#define RETARGET_BACKEND_COMPARE_HPP
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <retarget/backend/manager.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/model_file.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace retarget::backend {
+
+// An element passes when |actual - expected| <= atol + rtol * |expected|.
+struct tolerance {
+  double atol = 1e-4;
+  double rtol = 1e-3;
+};
+
+// One engine on one model file.
+struct run_target {
+  std::string engine;
+  std::filesystem::path model;
+
+  // "opencv_dnn on model.onnx"
+  std::string label() const { return engine + " on " + model.filename().string(); }
+};
+
+struct output_comparison {
+  std::string name;
+  ir::tensor_difference difference;
+};
+
+struct engine_comparison {
+  run_target target;
+  std::string failure;  // why the engine could not run the model; "" when it ran
+  std::vector<output_comparison> outputs;
+
+  bool passes() const {
+    if (!failure.empty()) return false;
+    for (const auto& o : outputs)
+      if (!o.difference.passes()) return false;
+    return true;
+  }
+};
+
+struct comparison {
+  run_target reference;
+  std::vector<engine_comparison> candidates;
+
+  bool passes() const {
+    for (const auto& c : candidates)
+      if (!c.passes()) return false;
+    return true;
+  }
+};
+
+// Runs the model on the engine named `engine` of Managers; its files go to `scratch`.
+// retarget::error when the engine is unknown, not available here, or fails.
+template <class Managers>
+tensor_map run_model(const run_target& target, const tensor_map& inputs,
+                     const std::filesystem::path& scratch) {
+  return Managers::visit(target.engine, [&](auto manager) {
+    using M = decltype(manager);
+    if (!M::is_available())
+      throw error("retarget: backend " + target.engine +
+                  " is not available here (see retarget backends)");
+    typename M::param param;
+    param.work_dir = scratch.string();
+    const auto files = M::to_backend(target.model, param);
+    auto wrapper = M::build_wrapper(files, param);
+    return wrapper.run(inputs);
+  });
+}
+
+// Each expected output against the actual one of the same name; one the engine did not give
+// is incomparable.
+inline std::vector<output_comparison> compare_outputs(const tensor_map& actual,
+                                                      const tensor_map& expected, tolerance tol) {
+  std::vector<output_comparison> out;
+  for (const auto& [name, e] : expected) {
+    auto& o = out.emplace_back();
+    o.name = name;
+    if (const auto a = actual.find(name); a != actual.end())
+      o.difference = ir::difference(a->second, e, tol.atol, tol.rtol);
+    else
+      o.difference.incomparable = "no output '" + name + "'";
+  }
+  return out;
+}
+
+namespace detail {
+
+// A scratch folder of its own, removed with what it holds.
+class scratch_folder {
+ public:
+  explicit scratch_folder(std::string_view tag) {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("retarget-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
+             std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+  }
+  scratch_folder(const scratch_folder&) = delete;
+  scratch_folder& operator=(const scratch_folder&) = delete;
+  ~scratch_folder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The engine's words without retarget's prefix, on one line.
+inline std::string reason_of(const std::exception& e) {
+  std::string what = e.what();
+  if (what.starts_with("retarget: ")) what.erase(0, 10);
+  for (auto& c : what)
+    if (c == '\n') c = ' ';
+  return what;
+}
+
+}  // namespace detail
+
+// Runs the reference, then each candidate, on the same inputs. The reference must run; a
+// candidate that cannot is a failed comparison, with the engine's reason.
+template <class Managers>
+comparison compare(const run_target& reference, const std::vector<run_target>& candidates,
+                   const tensor_map& inputs, tolerance tol) {
+  detail::scratch_folder scratch("compare");
+  comparison c;
+  c.reference = reference;
+  const auto expected = run_model<Managers>(reference, inputs, scratch.path() / "reference");
+  int k = 0;
+  for (const auto& target : candidates) {
+    auto& e = c.candidates.emplace_back();
+    e.target = target;
+    try {
+      const auto actual = run_model<Managers>(target, inputs, scratch.path() / std::to_string(k++));
+      e.outputs = compare_outputs(actual, expected, tol);
+    } catch (const std::exception& failure) {
+      e.failure = detail::reason_of(failure);
+    }
+  }
+  return c;
+}
+
+// A value of the bisection: its difference where both runs gave it, else why not.
+struct value_report {
+  std::string name;
+  std::optional<ir::tensor_difference> difference;
+  std::string note;      // "graph input", "weight", "not given by opencv_dnn (why)", ...
+  std::string producer;  // the node that makes it: "node 3 'gate' (Sigmoid)"; "" for others
+};
+
+struct divergence {
+  int node = 0;  // its index in the candidate model's graph
+  std::string node_name, op;
+  std::vector<value_report> inputs, outputs;
+};
+
+struct bisection {
+  run_target reference, candidate;
+  std::size_t values = 0;    // values the candidate's nodes make
+  std::size_t compared = 0;  // of those, compared with the reference
+  std::size_t runs = 0;      // models each engine was asked to run
+  // Values an engine would not give, with the engine and its reason.
+  struct refusal {
+    std::string value, engine, why;
+  };
+  std::vector<refusal> refused;
+  std::vector<std::string> unmatched;  // values of the candidate the reference model lacks
+  std::optional<divergence> first;     // nullopt: no compared value diverges
+};
+
+namespace detail {
+
+// The model's proto with the inferred types of its intermediate values, where ONNX can infer
+// them; a model its checker refuses is taken as it is.
+inline onnx::ModelProto with_value_types(ir::model m) {
+  try {
+    m.infer_shapes();
+  } catch (const error&) {
+  }
+  return std::move(m.proto());
+}
+
+// Runs `proto` with `names` among its outputs; when the engine fails, the names are split in
+// halves until each refused one is found. Every value given lands in `got`.
+template <class Managers>
+void run_exposing(const onnx::ModelProto& proto, const std::string& engine,
+                  std::span<const std::string> names, const tensor_map& inputs,
+                  const std::filesystem::path& scratch, tensor_map& got, bisection& b) {
+  if (names.empty()) return;
+  auto exposed = proto;
+  auto& g = *exposed.mutable_graph();
+  std::set<std::string> outputs;
+  for (const auto& o : g.output()) outputs.insert(o.name());
+  std::unordered_map<std::string, const onnx::ValueInfoProto*> typed;
+  for (const auto& v : proto.graph().value_info()) typed.emplace(v.name(), &v);
+  for (const auto& name : names) {
+    if (outputs.contains(name)) continue;
+    if (const auto t = typed.find(name); t != typed.end())
+      *g.add_output() = *t->second;
+    else
+      g.add_output()->set_name(name);
+  }
+  const auto file = scratch / ("exposed-" + std::to_string(b.runs++) + ".onnx");
+  try {
+    ir::save(ir::model(std::move(exposed)), file);
+    auto values = run_model<Managers>({engine, file}, inputs, scratch / "files");
+    for (const auto& name : names)
+      if (!values.contains(name)) b.refused.push_back({name, engine, "not among its outputs"});
+    got.merge(values);
+    return;
+  } catch (const std::exception& e) {
+    if (names.size() == 1) {
+      b.refused.push_back({names.front(), engine, reason_of(e)});
+      return;
+    }
+  }
+  const auto half = names.size() / 2;
+  run_exposing<Managers>(proto, engine, names.first(half), inputs, scratch, got, b);
+  run_exposing<Managers>(proto, engine, names.subspan(half), inputs, scratch, got, b);
+}
+
+}  // namespace detail
+
+// Finds the first node of the candidate's model whose output diverges from the same value
+// (by name) of the reference run. Both runs must give the model's outputs (see compare);
+// retarget::error when either cannot run the model at all.
+template <class Managers>
+bisection bisect(const run_target& reference, const run_target& candidate, const tensor_map& inputs,
+                 tolerance tol) {
+  detail::scratch_folder scratch("bisect");
+  bisection b;
+  b.reference = reference;
+  b.candidate = candidate;
+  const auto candidate_proto = detail::with_value_types(ir::load(candidate.model));
+  const bool same_model = std::filesystem::equivalent(reference.model, candidate.model);
+  const auto reference_proto =
+      same_model ? candidate_proto : detail::with_value_types(ir::load(reference.model));
+
+  // The values both models make, in the candidate's order.
+  std::set<std::string> made_by_reference;
+  for (const auto& n : reference_proto.graph().node())
+    for (const auto& o : n.output()) made_by_reference.insert(o);
+  std::vector<std::string> names;
+  for (const auto& n : candidate_proto.graph().node())
+    for (const auto& o : n.output()) {
+      if (o.empty()) continue;
+      ++b.values;
+      (made_by_reference.contains(o) ? names : b.unmatched).push_back(o);
+    }
+
+  // Each engine runs the model as it is first: a failure there is not about exposing values.
+  for (const auto* t : {&reference, &candidate}) try {
+      (void)run_model<Managers>(*t, inputs, scratch.path() / "plain");
+    } catch (const std::exception& e) {
+      throw error("retarget: bisect: " + t->label() + " does not run: " + detail::reason_of(e));
+    }
+
+  tensor_map expected, actual;
+  detail::run_exposing<Managers>(reference_proto, reference.engine, names, inputs, scratch.path(),
+                                 expected, b);
+  detail::run_exposing<Managers>(candidate_proto, candidate.engine, names, inputs, scratch.path(),
+                                 actual, b);
+
+  std::map<std::string, std::string> refused_by;
+  for (const auto& r : b.refused)
+    refused_by.emplace(r.value, "not given by " + r.engine + " (" + r.why + ")");
+  std::set<std::string> unmatched(b.unmatched.begin(), b.unmatched.end());
+  std::set<std::string> weights, graph_inputs;
+  for (const auto& t : candidate_proto.graph().initializer()) weights.insert(t.name());
+  for (const auto& v : candidate_proto.graph().input()) graph_inputs.insert(v.name());
+
+  const auto& nodes = candidate_proto.graph().node();
+  std::map<std::string, int> producer_of;
+  for (int i = 0; i < nodes.size(); ++i)
+    for (const auto& o : nodes[i].output()) producer_of.emplace(o, i);
+  const auto report = [&](const std::string& name) {
+    value_report r;
+    r.name = name;
+    if (const auto p = producer_of.find(name); p != producer_of.end()) {
+      const auto& n = nodes[p->second];
+      r.producer = "node " + std::to_string(p->second) +
+                   (n.name().empty() ? "" : " '" + n.name() + "'") + " (" + n.op_type() + ")";
+    }
+    const auto a = actual.find(name);
+    const auto e = expected.find(name);
+    if (name.empty())
+      r.note = "absent";
+    else if (weights.contains(name))
+      r.note = "weight";
+    else if (graph_inputs.contains(name))
+      r.note = "graph input, the same for both";
+    else if (a != actual.end() && e != expected.end())
+      r.difference = ir::difference(a->second, e->second, tol.atol, tol.rtol);
+    else if (const auto why = refused_by.find(name); why != refused_by.end())
+      r.note = why->second;
+    else if (unmatched.contains(name))
+      r.note = "the reference model has no value of that name";
+    else
+      r.note = "not compared";
+    return r;
+  };
+  for (int i = 0; i < nodes.size(); ++i) {
+    divergence d;
+    bool diverges = false;
+    for (const auto& o : nodes[i].output()) {
+      if (o.empty()) continue;
+      auto r = report(o);
+      if (r.difference) {
+        ++b.compared;
+        diverges = diverges || !r.difference->passes();
+      }
+      d.outputs.push_back(std::move(r));
+    }
+    if (!diverges || b.first) continue;
+    d.node = i;
+    d.node_name = nodes[i].name();
+    d.op = nodes[i].op_type();
+    for (const auto& in : nodes[i].input()) d.inputs.push_back(report(in));
+    b.first = std::move(d);
+  }
+  return b;
+}
+
+}  // namespace retarget::backend
+
+#endif  // RETARGET_BACKEND_COMPARE_HPP

@@ -1,0 +1,223 @@
+// retarget compare: one model on several engines, or a model against another (the original of
+// a converted one), on the same inputs; each output's error, and with --bisect the first node
+// that diverges.
+#include <algorithm>
+#include <retarget/backend/compare.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/sample_inputs.hpp>
+#include <retarget/ir/tensor_file.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace cli {
+
+namespace {
+
+namespace rb = retarget::backend;
+namespace ir = retarget::ir;
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, separator);) out.push_back(item);
+  return out;
+}
+
+// "NAME=VALUE", with the option's name for the error.
+std::pair<std::string, std::string> name_and_value(const std::string& item, std::string_view option,
+                                                   std::string_view value) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+    throw usage_error("retarget: " + std::string(option) + " '" + item +
+                      "' is not NAME=" + std::string(value));
+  return {item.substr(0, eq), item.substr(eq + 1)};
+}
+
+// "1x3x224x224"
+ir::dims_t parse_shape(const std::string& name, const std::string& text) {
+  ir::dims_t dims;
+  for (const auto& d : split(text, 'x')) {
+    if (d.empty() || d.size() > 12 || d.find_first_not_of("0123456789") != std::string::npos)
+      throw usage_error("retarget: --shape " + name + "=" + text +
+                        ": dims are numbers joined by 'x', as in 1x3x224x224");
+    dims.push_back(std::stoll(d));
+  }
+  return dims;
+}
+
+double parse_number(arguments& args, std::string_view option, double fallback) {
+  const auto text = args.one(option);
+  if (!text) return fallback;
+  const auto v = retarget::options::parse_text<double>(*text);
+  if (!v || *v < 0 || !std::isfinite(*v))
+    throw usage_error("retarget: " + std::string(option) + " expects a number >= 0, got '" + *text +
+                      "'");
+  return *v;
+}
+
+// "max abs 1.2e-01  max rel 3.4e-01  at [0, 2, 5, 1]"
+std::string describe(const ir::tensor_difference& d) {
+  if (!d.incomparable.empty()) return "cannot compare: " + d.incomparable;
+  std::string out = "max abs " + scientific(d.max_abs) + "  max rel " + scientific(d.max_rel) +
+                    "  at " + ir::format_dims(d.worst);
+  if (d.non_finite)
+    out += "  non-finite " + std::to_string(d.non_finite) + " (first at " +
+           ir::format_dims(d.first_non_finite) + ")";
+  if (d.outside)
+    out += "  " + std::to_string(d.outside) + " of " + std::to_string(d.count) + " outside";
+  return out;
+}
+
+std::string verdict(const ir::tensor_difference& d) { return d.passes() ? "pass" : "FAIL"; }
+
+void print_values(std::ostream& out, std::string_view heading,
+                  const std::vector<rb::value_report>& values) {
+  out << "    " << heading << ":\n";
+  for (const auto& v : values) {
+    out << "      " << (v.name.empty() ? "(absent)" : v.name) << ": ";
+    if (v.difference)
+      out << describe(*v.difference) << "  " << verdict(*v.difference) << "\n";
+    else  // a value not compared: where it comes from, for the search to go on by hand
+      out << v.note << (v.producer.empty() ? "" : "; made by " + v.producer) << "\n";
+  }
+}
+
+void print_bisection(const rb::bisection& b, std::ostream& out) {
+  out << "bisect " << b.candidate.label() << " against " << b.reference.label() << ": "
+      << b.compared << " of " << b.values << " values compared, " << b.runs << " runs\n";
+  for (const auto& r : b.refused)
+    out << "  skipped " << r.value << ": " << r.engine << " does not give it (" << r.why << ")\n";
+  if (!b.unmatched.empty())
+    out << "  " << b.unmatched.size() << " values of " << b.candidate.model.filename().string()
+        << " have no value of the same name in " << b.reference.model.filename().string()
+        << " and are not compared\n";
+  if (!b.first) {
+    out << "  no compared value diverges";
+    out << (b.refused.empty() && b.unmatched.empty()
+                ? "\n"
+                : ": the divergence is in a value that was not compared\n");
+    return;
+  }
+  const auto& d = *b.first;
+  out << "  first divergent node: node " << d.node
+      << (d.node_name.empty() ? "" : " '" + d.node_name + "'") << " (" << d.op << ")\n";
+  print_values(out, "inputs", d.inputs);
+  print_values(out, "outputs", d.outputs);
+}
+
+}  // namespace
+
+int compare(arguments& args, std::ostream& out) {
+  const auto engines = split(args.required("--backends", "A,B,..."), ',');
+  const auto against = args.one("--against");
+  const auto input_files = args.all("--input");
+  const auto shape_texts = args.all("--shape");
+  const bool bisect = args.flag("--bisect");
+  const rb::tolerance tol{parse_number(args, "--atol", 1e-4), parse_number(args, "--rtol", 1e-3)};
+  std::uint64_t seed = 0;
+  if (const auto s = args.one("--seed")) {
+    if (s->empty() || s->size() > 19 || s->find_first_not_of("0123456789") != std::string::npos)
+      throw usage_error("retarget: --seed expects a number, got '" + *s + "'");
+    seed = std::stoull(*s);
+  }
+  const auto files = args.positionals();
+  if (files.size() != 1)
+    throw usage_error("retarget: compare takes one MODEL.onnx, got " +
+                      std::to_string(files.size()));
+  const fs::path model_path = files.front();
+  for (const auto& e : engines)
+    if (e.empty()) throw usage_error("retarget: --backends lists an empty name");
+  if (engines.size() < 2 && !against)
+    throw usage_error(
+        "retarget: compare needs two engines (--backends onnxruntime,opencv_dnn) or a reference "
+        "model (--against OTHER.onnx)");
+  for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
+
+  // The inputs: from files where given, generated from the seed for the rest.
+  const auto model = retarget::ir::load(model_path);
+  const auto wanted = ir::inputs_of(model);
+  const auto input_named = [&](const std::string& name, std::string_view option) {
+    const auto in = std::find_if(wanted.begin(), wanted.end(),
+                                 [&](const ir::model_input& i) { return i.name == name; });
+    if (in == wanted.end()) {
+      std::vector<std::string_view> names;
+      for (const auto& i : wanted) names.push_back(i.name);
+      throw usage_error(
+          "retarget: " + std::string(option) + ": " + model_path.string() + " has no input '" +
+          name + "' (closest: " + retarget::join_names(retarget::closest_names(name, names)) + ")");
+    }
+    return *in;
+  };
+  rb::tensor_map given;
+  for (const auto& item : input_files) {
+    const auto [name, file] = name_and_value(item, "--input", "FILE.pb");
+    const auto in = input_named(name, "--input");
+    auto t = ir::read_tensor_file(file);
+    if (const auto why = ir::mismatch(in, t); !why.empty())
+      throw retarget::error("retarget: compare: " + file + ": " + why);
+    given.emplace(name, std::move(t));
+  }
+  std::map<std::string, ir::dims_t> shapes;
+  for (const auto& item : shape_texts) {
+    const auto [name, text] = name_and_value(item, "--shape", "1x3x224x224");
+    (void)input_named(name, "--shape");
+    if (given.contains(name))
+      throw usage_error("retarget: input '" + name + "' is given both by --input and --shape");
+    shapes.emplace(name, parse_shape(name, text));
+  }
+  const auto feeds = [&] {
+    try {
+      return ir::sample_inputs(model, shapes, seed, given);
+    } catch (const retarget::error& e) {  // a dynamic dim without --shape, a shape that misfits
+      throw usage_error(e.what());
+    }
+  }();
+  std::string described;
+  for (const auto& [name, t] : feeds)
+    described += (described.empty() ? "" : ", ") + name + " " + std::string(to_string(t.type())) +
+                 " " + ir::format_dims(t.dims());
+
+  const rb::run_target reference{engines.front(), against ? fs::path(*against) : model_path};
+  std::vector<rb::run_target> candidates;
+  for (std::size_t i = against ? 0 : 1; i < engines.size(); ++i)
+    candidates.push_back({engines[i], model_path});
+
+  out << "reference: " << reference.label() << "\ninputs: " << described
+      << (input_files.size() == wanted.size() ? ""
+                                              : " (generated: seed " + std::to_string(seed) + ")")
+      << "\n";
+  const auto result = [&] {
+    try {
+      return rb::compare<managers>(reference, candidates, feeds, tol);
+    } catch (const retarget::error& e) {
+      std::string_view what = e.what();
+      if (what.starts_with("retarget: ")) what.remove_prefix(10);
+      throw retarget::error("retarget: compare: the reference, " + reference.label() +
+                            ", does not run: " + std::string(what));
+    }
+  }();
+  std::size_t passed = 0;
+  for (const auto& c : result.candidates) {
+    out << c.target.label() << ":";
+    if (!c.failure.empty()) {
+      out << " does not run: " << c.failure << "\n";
+      continue;
+    }
+    out << "\n";
+    for (const auto& o : c.outputs)
+      out << "  " << o.name << ": " << describe(o.difference) << "  " << verdict(o.difference)
+          << "\n";
+    passed += c.passes();
+  }
+  out << passed << " of " << result.candidates.size() << " engines agree with the reference (atol "
+      << scientific(tol.atol) << ", rtol " << scientific(tol.rtol) << ")\n";
+  if (bisect)
+    for (const auto& c : result.candidates) {
+      if (c.passes() || !c.failure.empty()) continue;
+      print_bisection(rb::bisect<managers>(reference, c.target, feeds, tol), out);
+    }
+  return result.passes() ? 0 : 1;
+}
+
+}  // namespace cli
