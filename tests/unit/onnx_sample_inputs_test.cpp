@@ -1,0 +1,166 @@
+// Inputs for comparing engines (retarget/ir/sample_inputs.hpp) and the element-wise
+// difference against a reference (ir::difference): seeded tensors that depend on the seed and
+// the input's name only, the dims of dynamic inputs, the errors that name the input and the
+// dim, and the tolerance rule with NaN and infinities.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <retarget/ir.hpp>
+#include <retarget/ir/sample_inputs.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace rx = retarget::ir;
+
+// A model of one Add, its inputs as given: (name, elem type, dims; a negative dim is "batch").
+rx::model model_with_inputs(std::vector<std::tuple<std::string, int, rx::dims_t>> inputs) {
+  onnx::ModelProto m;
+  auto* g = m.mutable_graph();
+  for (const auto& [name, type, dims] : inputs) {
+    auto* v = g->add_input();
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(type);
+    auto* shape = v->mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (auto d : dims)
+      d < 0 ? shape->add_dim()->set_dim_param("batch") : shape->add_dim()->set_dim_value(d);
+  }
+  auto* w = g->add_initializer();  // a weight is no input to give
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  *g->add_input() = g->input(0);
+  g->mutable_input(g->input_size() - 1)->set_name("w");
+  return rx::model(std::move(m));
+}
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const retarget::error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+rx::tensor floats(std::vector<float> v, rx::dims_t dims) { return rx::tensor::of<float>(v, dims); }
+
+}  // namespace
+
+TEST(SampleInputs, InputsOfLeaveWeightsOut) {
+  const auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {1, 3}}});
+  const auto inputs = rx::inputs_of(m);
+  ASSERT_EQ(inputs.size(), 1u);
+  EXPECT_EQ(inputs[0].name, "x");
+  EXPECT_EQ(inputs[0].type, rx::dtype::f32);
+}
+
+TEST(SampleInputs, SameSeedSameNumbersAndEachInputItsOwn) {
+  const auto m = model_with_inputs(
+      {{"a", onnx::TensorProto::FLOAT, {2, 50}}, {"b", onnx::TensorProto::FLOAT, {2, 50}}});
+  const auto one = rx::sample_inputs(m, {}, 3), two = rx::sample_inputs(m, {}, 3),
+             other = rx::sample_inputs(m, {}, 4);
+  EXPECT_EQ(one.at("a").proto().raw_data(), two.at("a").proto().raw_data());
+  EXPECT_NE(one.at("a").proto().raw_data(), other.at("a").proto().raw_data());
+  EXPECT_NE(one.at("a").proto().raw_data(), one.at("b").proto().raw_data());
+  // Floats in [-1, 1), spread over it.
+  const auto v = rx::values_as_double(one.at("a"));
+  EXPECT_GE(*std::min_element(v.begin(), v.end()), -1.0);
+  EXPECT_LT(*std::max_element(v.begin(), v.end()), 1.0);
+  EXPECT_LT(*std::min_element(v.begin(), v.end()), -0.5);
+  EXPECT_GT(*std::max_element(v.begin(), v.end()), 0.5);
+}
+
+TEST(SampleInputs, IntegersAndBoolsByTheirType) {
+  const auto m = model_with_inputs({{"i", onnx::TensorProto::INT64, {100}},
+                                    {"b", onnx::TensorProto::BOOL, {100}},
+                                    {"u", onnx::TensorProto::UINT8, {100}}});
+  const auto in = rx::sample_inputs(m, {}, 0);
+  EXPECT_EQ(in.at("i").type(), rx::dtype::i64);
+  EXPECT_EQ(in.at("b").type(), rx::dtype::boolean);
+  for (const auto* name : {"i", "u"}) {
+    const auto v = rx::values_as_double(in.at(name));
+    EXPECT_EQ(*std::min_element(v.begin(), v.end()), 0.0) << name;
+    EXPECT_EQ(*std::max_element(v.begin(), v.end()), 9.0) << name;
+  }
+  const auto bits = rx::values_as_double(in.at("b"));
+  EXPECT_EQ(std::count(bits.begin(), bits.end(), 0.0) + std::count(bits.begin(), bits.end(), 1.0),
+            100);
+  EXPECT_GT(std::count(bits.begin(), bits.end(), 1.0), 20);
+}
+
+TEST(SampleInputs, DynamicDimsFromTheGivenShape) {
+  const auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {-1, 3, 4}}});
+  EXPECT_EQ(error_of([&] { rx::sample_inputs(m, {}, 0); }),
+            "retarget: input 'x' [batch, 3, 4] has a dynamic dim 'batch' at axis 0: give its "
+            "shape (--shape x=Nx3x4)");
+  EXPECT_EQ(rx::sample_inputs(m, {{"x", {5, 3, 4}}}, 0).at("x").dims(), (rx::dims_t{5, 3, 4}));
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(m, {{"x", {5, 2, 4}}}, 0);
+            }),
+            "retarget: input 'x' [batch, 3, 4] cannot take [5, 2, 4]: axis 1 is 3");
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(m, {{"x", {5, 3}}}, 0);
+            }),
+            "retarget: input 'x' has rank 3 [batch, 3, 4], not 2 as in [5, 3]");
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(m, {{"x", {5, 3, 4}}, {"y", {1}}}, 0);
+            }),
+            "retarget: the model has no input 'y' to give a shape to");
+}
+
+TEST(SampleInputs, GivenTensorsAreCheckedAndKept) {
+  const auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {-1, 2}}});
+  const auto given = floats({1, 2, 3, 4}, {2, 2});
+  const auto in = rx::sample_inputs(m, {}, 0, {{"x", given}});
+  EXPECT_EQ(in.at("x").proto().raw_data(), given.proto().raw_data());
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(m, {}, 0, {{"x", floats({1, 2, 3}, {1, 3})}});
+            }),
+            "retarget: input 'x': dims [1, 3], but the model's input 'x' is [batch, 2]");
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(m, {}, 0, {{"x", rx::tensor::of<double>({1.0, 2.0}, {1, 2})}});
+            }),
+            "retarget: input 'x': float64, but the model's input 'x' is float32");
+}
+
+TEST(Difference, PassesWithinAtolPlusRtolOfTheReference) {
+  const auto expected = floats({1, 100, 0, -2}, {2, 2});
+  const auto actual = floats({1.00005f, 100.05f, 0, -2}, {2, 2});
+  const auto d = rx::difference(actual, expected, 1e-4, 1e-3);
+  EXPECT_TRUE(d.passes());
+  EXPECT_EQ(d.count, 4u);
+  EXPECT_NEAR(d.max_abs, 0.05, 1e-5);
+  EXPECT_EQ(d.worst, (rx::dims_t{0, 1}));
+  EXPECT_NEAR(d.max_rel, 5e-4, 1e-6);
+  // The same error with a tighter rtol fails, and says how many elements.
+  const auto tight = rx::difference(actual, expected, 1e-4, 1e-4);
+  EXPECT_FALSE(tight.passes());
+  EXPECT_EQ(tight.outside, 1u);
+}
+
+TEST(Difference, NanAndInfinityNeverPass) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // NaN where the reference has NaN too, and the same infinity: still mismatches.
+  const auto d =
+      rx::difference(floats({0, nan, inf, 1}, {4}), floats({0, nan, inf, 1}, {4}), 1e-4, 1e-3);
+  EXPECT_FALSE(d.passes());
+  EXPECT_EQ(d.non_finite, 2u);
+  EXPECT_EQ(d.outside, 2u);
+  EXPECT_EQ(d.first_non_finite, (rx::dims_t{1}));
+  EXPECT_EQ(d.max_abs, 0.0);
+}
+
+TEST(Difference, ShapesMustAgreeAndTypesMayDiffer) {
+  EXPECT_EQ(rx::difference(floats({1, 2}, {1, 2}), floats({1, 2}, {2}), 0, 0).incomparable,
+            "shape [1, 2], expected [2]");
+  // An engine that gives float32 for an int64 output is compared by value.
+  const auto d =
+      rx::difference(floats({1, 2}, {2}), rx::tensor::of<std::int64_t>({1, 2}, {2}), 0, 0);
+  EXPECT_TRUE(d.passes());
+  EXPECT_FALSE(rx::difference(rx::tensor::of<std::string>({"a"}, {1}),
+                              rx::tensor::of<std::string>({"a"}, {1}), 0, 0)
+                   .incomparable.empty());
+}
