@@ -88,6 +88,132 @@ TEST_F(EmitterErrors, MistypedAttribute) {
             "retarget: LeakyRelu (opset 17): Attribute 'alpha' appeared multiple times.");
 }
 
+// A string literal is checked by the compiler ("mode"_s = "cubc" does not compile); a value
+// known at run time, or one read from a file, is checked at emission against the op's values
+// at the graph's opset.
+TEST_F(EmitterErrors, EnumeratedAttributeValues) {
+  const auto scales = g.constant(rx::tensor::of<float>({1, 1, 2, 2}, {4}));
+  nodes_before = nodes_numbered = 1;
+  const std::string typo = "cubc";
+  EXPECT_EQ(error_of([&] { g.op("Resize", x, rx::no_input, scales, "mode"_s = typo); }),
+            "retarget: Resize (opset 17): attribute 'mode' = 'cubc' is not a value the op takes "
+            "(closest: cubic, linear, nearest)");
+  // Pad's mode, not Resize's: the compiler lets it through, emission does not.
+  EXPECT_EQ(error_of([&] { g.op("Resize", x, rx::no_input, scales, "mode"_s = "reflect"); }),
+            "retarget: Resize (opset 17): attribute 'mode' = 'reflect' is not a value the op "
+            "takes (closest: nearest, linear, cubic)");
+  auto conv = spec("Conv", {x, x});
+  auto same = attribute("auto_pad", onnx::AttributeProto::STRING);
+  same.set_s("SAME");
+  conv.attributes = {same};
+  EXPECT_EQ(error_of([&] { g.emit(conv); }),
+            "retarget: Conv (opset 17): attribute 'auto_pad' = 'SAME' is not a value the op "
+            "takes (closest: VALID, NOTSET, SAME_UPPER)");
+  const std::vector<std::string> activations{"Sigmoid", "Tahn", "Tanh"};
+  EXPECT_EQ(error_of([&] { g.op<3>("LSTM", x, x, x, "activations"_s = activations); }),
+            "retarget: LSTM (opset 17): attribute 'activations'[1] = 'Tahn' is not a value the "
+            "op takes (closest: Tanh, Relu, Elu)");
+  EXPECT_EQ(error_of([&] { g.op("ScatterND", x, x, x, "reduction"_s = "max"); }),
+            "retarget: ScatterND (opset 17): attribute 'reduction' = 'max' is a value the op takes "
+            "only since opset 18 (closest: mul, add, none)");
+}
+
+TEST_F(EmitterErrors, EnumeratedAttributeValuesOfAnotherOpset) {
+  rx::graph g13(13), g10(10);
+  auto y = g13.input("y", rx::dtype::f32, {1, 3, 8, 8});
+  EXPECT_EQ(error_of([&] {
+              g13.op("Resize", y, rx::no_input, y,
+                     "coordinate_transformation_mode"_s = "tf_half_pixel_for_nn");
+            }),
+            "retarget: Resize (opset 13): attribute 'coordinate_transformation_mode' = "
+            "'tf_half_pixel_for_nn' is a value the op takes only in opsets 11 to 12 (closest: "
+            "half_pixel, pytorch_half_pixel, align_corners)");
+  auto z = g10.input("z", rx::dtype::f32, {1, 3, 8, 8});
+  EXPECT_EQ(error_of([&] { g10.op("Resize", z, z, "mode"_s = "cubic"); }),
+            "retarget: Resize (opset 10): attribute 'mode' = 'cubic' is a value the op takes only "
+            "since opset 11 (closest: linear, nearest)");
+  EXPECT_EQ(g13.node_count() + g10.node_count(), 0u);
+}
+
+// An attribute that a later opset made an input: the error says which input, and since when.
+TEST(EmitterAttributesMadeInputs, TheErrorNamesTheInput) {
+  const auto error_at = [](int opset, const char* op, onnx::AttributeProto a) {
+    rx::graph g(opset);
+    rx::node_spec s;
+    s.op_type = op;
+    s.inputs = {g.input("x", rx::dtype::f32, {1, 3, 8, 8})};
+    s.attributes = {std::move(a)};
+    auto message = error_of([&] { g.emit(s); });
+    EXPECT_EQ(g.node_count(), 0u);
+    return message;
+  };
+  const auto ints = [](const char* name) { return attribute(name, onnx::AttributeProto::INTS); };
+  const auto floats = [](const char* name) {
+    return attribute(name, onnx::AttributeProto::FLOATS);
+  };
+  const auto one_float = [](const char* name) {
+    return attribute(name, onnx::AttributeProto::FLOAT);
+  };
+  EXPECT_EQ(error_at(13, "Squeeze", ints("axes")),
+            "retarget: Squeeze (opset 13): unknown attribute 'axes': Squeeze takes axes as its "
+            "second input since opset 13");
+  EXPECT_EQ(error_at(17, "Unsqueeze", ints("axes")),
+            "retarget: Unsqueeze (opset 17): unknown attribute 'axes': Unsqueeze takes axes as its "
+            "second input since opset 13");
+  EXPECT_EQ(error_at(13, "Split", ints("split")),
+            "retarget: Split (opset 13): unknown attribute 'split': Split takes split as its "
+            "second input since opset 13");
+  EXPECT_EQ(error_at(13, "ReduceSum", ints("axes")),
+            "retarget: ReduceSum (opset 13): unknown attribute 'axes': ReduceSum takes axes as its "
+            "second input since opset 13");
+  EXPECT_EQ(error_at(11, "Pad", ints("pads")),
+            "retarget: Pad (opset 11): unknown attribute 'pads': Pad takes pads as its second "
+            "input since opset 11");
+  EXPECT_EQ(error_at(11, "Pad", one_float("value")),
+            "retarget: Pad (opset 11): unknown attribute 'value': Pad takes value as its third "
+            "input 'constant_value' since opset 11");
+  EXPECT_EQ(error_at(11, "Clip", one_float("min")),
+            "retarget: Clip (opset 11): unknown attribute 'min': Clip takes min as its second "
+            "input since opset 11");
+  EXPECT_EQ(error_at(12, "Clip", one_float("max")),
+            "retarget: Clip (opset 12): unknown attribute 'max': Clip takes max as its third "
+            "input since opset 11");
+  EXPECT_EQ(error_at(10, "Slice", ints("starts")),
+            "retarget: Slice (opset 10): unknown attribute 'starts': Slice takes starts as its "
+            "second input since opset 10");
+  EXPECT_EQ(error_at(17, "Slice", ints("steps")),
+            "retarget: Slice (opset 17): unknown attribute 'steps': Slice takes steps as its "
+            "fifth input since opset 10");
+  EXPECT_EQ(error_at(10, "TopK", attribute("k", onnx::AttributeProto::INT)),
+            "retarget: TopK (opset 10): unknown attribute 'k': TopK takes k as its second input "
+            "'K' since opset 10");
+  EXPECT_EQ(error_at(9, "Upsample", floats("scales")),
+            "retarget: Upsample (opset 9): unknown attribute 'scales': Upsample takes scales as "
+            "its second input since opset 9");
+  EXPECT_EQ(error_at(12, "Dropout", one_float("ratio")),
+            "retarget: Dropout (opset 12): unknown attribute 'ratio': Dropout takes ratio as its "
+            "second input since opset 12");
+  // Resize never had scales as an attribute: its third input from opset 11, second in 10.
+  EXPECT_EQ(error_at(11, "Resize", floats("scales")),
+            "retarget: Resize (opset 11): unknown attribute 'scales': Resize takes scales as its "
+            "third input since opset 11");
+  EXPECT_EQ(error_at(10, "Resize", floats("scales")),
+            "retarget: Resize (opset 10): unknown attribute 'scales': Resize takes scales as its "
+            "second input in opset 10");
+  // Where the attribute had no closest names, the error used to end in "(closest: )".
+  EXPECT_EQ(error_at(17, "Resize", floats("sizes")).find("closest"), std::string::npos);
+}
+
+// Before the opset that made it an input, the attribute is still one.
+TEST(EmitterAttributesMadeInputs, BeforeThatOpsetTheAttributeIsTaken) {
+  rx::graph g(10);
+  auto x = g.input("x", rx::dtype::f32, {1, 3, 1, 8});
+  EXPECT_EQ(g.op("Squeeze", x, "axes"_i = {2}).static_shape(),
+            (std::vector<std::int64_t>{1, 3, 8}));
+  EXPECT_EQ(g.op("Pad", x, "pads"_i = {0, 0, 0, 0, 0, 0, 0, 0}, "mode"_s = "edge").static_shape(),
+            (std::vector<std::int64_t>{1, 3, 1, 8}));
+}
+
 TEST_F(EmitterErrors, MissingRequiredAttribute) {
   EXPECT_EQ(error_of([&] { g.op(retarget::runtime_op("Cast"), x); }),
             "retarget: Cast (opset 17): missing required attribute 'to'");

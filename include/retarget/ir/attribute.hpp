@@ -7,16 +7,20 @@
 //   "scales"_f = {}           // FLOATS, empty
 //
 // Each attribute's name and kind are part of its type, so g.op can check them against the
-// op's schema at compile time.
+// op's schema at compile time. A string literal's value is checked there too, against the
+// values the standard ops define for an attribute of that name ("mode"_s = "cubc" does not
+// compile); any other string is checked when the node is emitted.
 #ifndef RETARGET_IR_ATTRIBUTE_HPP
 #define RETARGET_IR_ATTRIBUTE_HPP
 
 #include <onnx/onnx_pb.h>
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/detail/attribute_values.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string>
@@ -187,11 +191,62 @@ struct float_key {
   operator=(const std::vector<T>& v) { return {std::vector<float>(v.begin(), v.end())}; }
 };
 
+namespace detail {
+// Called, and so reported by the compiler, only when the check fails: the name is the message.
+void string_literal_is_not_a_value_onnx_defines_for_this_attribute_name();
+
+// A string that is not a string literal (an array of const char): one known at run time.
+template <class S>
+concept runtime_string = std::convertible_to<S, std::string_view> &&
+    !(std::is_array_v<std::remove_reference_t<S>> && std::is_const_v<std::remove_reference_t<S>>);
+}  // namespace detail
+
+// Clang reports through diagnose_if, whose message leads the error; GCC names the failing
+// check in the first line through the non-constexpr function the constructor calls.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgcc-compat"
+#define RETARGET_VALUE_CHECK                                                                      \
+  __attribute__((diagnose_if(!detail::known_attribute_value(Name, std::string_view(text, N - 1)), \
+                             "retarget: string literal is not a value ONNX defines for this "     \
+                             "attribute name",                                                    \
+                             "error")))
+#else
+#define RETARGET_VALUE_CHECK
+#endif
+
+// The value of "name"_s = "literal", checked by the compiler: a name that some standard op
+// enumerates (mode, auto_pad, direction, ...) takes only a value that one of them takes at some
+// opset; the op's own list at the graph's opset is checked when the node is emitted.
+template <fixed_string Name>
+struct string_literal {
+  template <std::size_t N>
+  consteval string_literal(const char (&text)[N])  // NOLINT: implicit on purpose
+      RETARGET_VALUE_CHECK : value(text, N - 1) {
+#if !defined(__clang__)
+    if (!detail::known_attribute_value(Name, value))
+      detail::string_literal_is_not_a_value_onnx_defines_for_this_attribute_name();
+#endif
+  }
+  std::string_view value;
+};
+
+#undef RETARGET_VALUE_CHECK
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+
 template <fixed_string Name>
 struct string_key {
   static constexpr std::string_view name = Name;
-  attribute<Name, attr_type::string, std::string> operator=(std::string_view v) {
-    return {std::string(v)};
+  // A string literal: checked at compile time.
+  attribute<Name, attr_type::string, std::string> operator=(string_literal<Name> v) {
+    return {std::string(v.value)};
+  }
+  // Any other string (std::string, a const char* variable): checked when the node is emitted.
+  template <detail::runtime_string S>
+  attribute<Name, attr_type::string, std::string> operator=(S&& v) {
+    return {std::string(std::string_view(v))};
   }
   attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
       std::initializer_list<std::string_view> v) {

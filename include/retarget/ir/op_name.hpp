@@ -46,6 +46,7 @@ enum class op_check : int {
   unknown_op,
   unknown_custom_op,
   unknown_attribute,
+  attribute_is_an_input,
   attribute_kind_mismatch,
   too_many_inputs,
   too_few_inputs,
@@ -57,6 +58,9 @@ constexpr op_check check_op(std::string_view full_name) noexcept {
   int min_inputs = 0, max_inputs = 0;
   // Look the op up: the generated table for standard domains, the user's schemas otherwise.
   const detail::op_entry* builtin = nullptr;
+  // Copied: clang 16 cannot evaluate a structured binding captured by a lambda.
+  const std::string_view op = name;
+  const bool domain_is_default = canonical_domain(domain).empty();
   const op_schema* custom = nullptr;
   if (is_standard_domain(domain)) {
     builtin = find_builtin(domain, name);
@@ -99,7 +103,10 @@ constexpr op_check check_op(std::string_view full_name) noexcept {
                          }) {
       const int found = lookup(A::name, A::type);
       if (found == 0)
-        result = op_check::unknown_attribute;
+        // Resize's scales, Slice's steps: never attributes, always inputs.
+        result = builtin && domain_is_default && moved_to_input(op, A::name, 0)
+                     ? op_check::attribute_is_an_input
+                     : op_check::unknown_attribute;
       else if (found == 1)
         result = op_check::attribute_kind_mismatch;
     }
@@ -115,6 +122,7 @@ constexpr op_check check_op(std::string_view full_name) noexcept {
 void onnx_op_name_is_unknown_to_the_onnx_schemas();
 void custom_domain_op_has_no_declared_schema();
 void attribute_name_is_not_in_the_ops_schema();
+void attribute_is_one_of_the_ops_inputs_not_an_attribute();
 void attribute_kind_does_not_match_the_ops_schema();
 void op_is_given_more_inputs_than_its_schema_allows();
 void op_is_given_fewer_inputs_than_its_schema_requires();
@@ -131,6 +139,9 @@ constexpr void report(op_check r) {
       break;
     case op_check::unknown_attribute:
       attribute_name_is_not_in_the_ops_schema();
+      break;
+    case op_check::attribute_is_an_input:
+      attribute_is_one_of_the_ops_inputs_not_an_attribute();
       break;
     case op_check::attribute_kind_mismatch:
       attribute_kind_does_not_match_the_ops_schema();
@@ -154,18 +165,20 @@ constexpr void report(op_check r) {
 #define RETARGET_OP_CHECK(result, message) \
   __attribute__((                          \
       diagnose_if(detail::check_op<Schemas, Args...>(literal) == result, message, "error")))
-#define RETARGET_OP_CHECKS                                                      \
-  RETARGET_OP_CHECK(detail::op_check::unknown_op,                               \
-                    "retarget: ONNX op name is unknown to the ONNX schemas")    \
-  RETARGET_OP_CHECK(detail::op_check::unknown_custom_op,                        \
-                    "retarget: custom-domain op has no declared schema")        \
-  RETARGET_OP_CHECK(detail::op_check::unknown_attribute,                        \
-                    "retarget: attribute name is not in the op's schema")       \
-  RETARGET_OP_CHECK(detail::op_check::attribute_kind_mismatch,                  \
-                    "retarget: attribute kind does not match the op's schema")  \
-  RETARGET_OP_CHECK(detail::op_check::too_many_inputs,                          \
-                    "retarget: op is given more inputs than its schema allows") \
-  RETARGET_OP_CHECK(detail::op_check::too_few_inputs,                           \
+#define RETARGET_OP_CHECKS                                                             \
+  RETARGET_OP_CHECK(detail::op_check::unknown_op,                                      \
+                    "retarget: ONNX op name is unknown to the ONNX schemas")           \
+  RETARGET_OP_CHECK(detail::op_check::unknown_custom_op,                               \
+                    "retarget: custom-domain op has no declared schema")               \
+  RETARGET_OP_CHECK(detail::op_check::unknown_attribute,                               \
+                    "retarget: attribute name is not in the op's schema")              \
+  RETARGET_OP_CHECK(detail::op_check::attribute_is_an_input,                           \
+                    "retarget: attribute is one of the op's inputs, not an attribute") \
+  RETARGET_OP_CHECK(detail::op_check::attribute_kind_mismatch,                         \
+                    "retarget: attribute kind does not match the op's schema")         \
+  RETARGET_OP_CHECK(detail::op_check::too_many_inputs,                                 \
+                    "retarget: op is given more inputs than its schema allows")        \
+  RETARGET_OP_CHECK(detail::op_check::too_few_inputs,                                  \
                     "retarget: op is given fewer inputs than its schema requires")
 #else
 #define RETARGET_OP_CHECKS
@@ -204,8 +217,8 @@ class basic_op_name {
 #endif
 
 // Compile-time validity of an op call, for static_assert-based tests:
-//   static_assert(retarget::ir::op_call_valid<no_schemas, value, decltype("mode"_s =
-//   "")>("Resize"));
+//   using mode = decltype("mode"_s = "cubic");  // clang checks the literal here too
+//   static_assert(retarget::ir::op_call_valid<no_schemas, value, mode>("Resize"));
 template <class Schemas, class... Args>
 constexpr bool op_call_valid(std::string_view full_name) noexcept {
   return detail::check_op<Schemas, Args...>(full_name) == detail::op_check::ok;

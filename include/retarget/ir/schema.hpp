@@ -23,6 +23,7 @@
 #include <mutex>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/attribute_values.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/schema_table.hpp>
 #include <retarget/ir/domain.hpp>
@@ -136,6 +137,39 @@ constexpr std::pair<int, int> onnx_op_inputs(std::string_view full_name) noexcep
   const auto [domain, name] = split_op_name(full_name);
   const auto* op = is_standard_domain(domain) ? detail::find_builtin(domain, name) : nullptr;
   return op ? std::pair(op->min_inputs, op->max_inputs) : std::pair(0, 0);
+}
+
+// ---- Enumerated string attributes, and attributes that became inputs ----
+
+// A row of the hand-written table of the values an enumerated string attribute of a standard
+// op takes (space-separated), in opsets since..until (until is INT_MAX for "and later"); and a
+// row of the table of attributes that became inputs (input is 0-based).
+using onnx_enum_row = detail::enum_row;
+using onnx_moved_row = detail::moved_row;
+constexpr std::span<const onnx_enum_row> onnx_enumerated_attributes() noexcept {
+  return detail::enum_rows;
+}
+constexpr std::span<const onnx_moved_row> onnx_attributes_made_inputs() noexcept {
+  return detail::moved_rows;
+}
+
+// Whether the op takes the value for the attribute at the opset: false only when the attribute
+// is enumerated for a default-domain op at that opset and the value is not one of its values.
+// What emission checks.
+constexpr bool onnx_attribute_value_valid(std::string_view full_name, std::string_view attribute,
+                                          std::string_view value, int opset) noexcept {
+  const auto [domain, name] = split_op_name(full_name);
+  if (!detail::canonical_domain(domain).empty()) return true;
+  const auto* row = detail::enum_row_of(name, attribute, opset);
+  return !row || detail::row_has(*row, value);
+}
+
+// Whether some standard op, at some opset, takes the value for an enumerated attribute of that
+// name (true when none enumerates it): what "name"_s = "literal" is checked against at
+// compile time.
+constexpr bool onnx_attribute_value_known(std::string_view attribute,
+                                          std::string_view value) noexcept {
+  return detail::known_attribute_value(attribute, value);
 }
 
 // ---- Registering custom schemas with the ONNX library, once per schema ----

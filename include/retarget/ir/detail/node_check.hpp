@@ -1,6 +1,7 @@
 // The checks a node passes before it joins a graph, each with an error that names the op, its
 // opset and what is wrong: the op exists at the opset, its attributes are declared with their
-// kinds, its input and output counts fit, ONNX's own Verify, the ranks ONNX's inference would
+// kinds (an attribute that became an input says so) and enumerated ones have a value the op
+// takes, its input and output counts fit, ONNX's own Verify, the ranks ONNX's inference would
 // crash on, and its inputs' element types.
 #ifndef RETARGET_IR_DETAIL_NODE_CHECK_HPP
 #define RETARGET_IR_DETAIL_NODE_CHECK_HPP
@@ -15,6 +16,7 @@
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/attribute_values.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <retarget/ir/dims.hpp>
@@ -76,6 +78,48 @@ RETARGET_IR_DECL const onnx::OpSchema& schema_for(const onnx::NodeProto& node, i
               retarget::join_names(retarget::closest_names(node.op_type(), names)) + ")");
 }
 
+// "since opset 13", "in opset 10", "in opsets 11 to 12".
+inline std::string opsets_text(int since, int until) {
+  if (until == later) return "since opset " + std::to_string(since);
+  if (since == until) return "in opset " + std::to_string(since);
+  return "in opsets " + std::to_string(since) + " to " + std::to_string(until);
+}
+
+// "Squeeze takes axes as its second input since opset 13": why an attribute is unknown.
+inline std::string moved_to_input_text(const moved_row& r) {
+  static constexpr std::string_view places[] = {"first", "second", "third", "fourth", "fifth"};
+  std::string out = std::string(r.op) + " takes " + std::string(r.attribute) + " as its " +
+                    std::string(places[r.input]) + " input";
+  if (r.input_name != r.attribute) out += " '" + std::string(r.input_name) + "'";
+  return out + " " + opsets_text(r.since, r.until);
+}
+
+// The value of an enumerated string attribute of a standard op (each value of a list, as RNN's
+// activations) against the values the op takes at the opset.
+inline void check_attribute_values(const onnx::NodeProto& node, const onnx::AttributeProto& a,
+                                   int version) {
+  if (!canonical_domain(node.domain()).empty()) return;
+  const auto* row = enum_row_of(node.op_type(), a.name(), version);
+  if (!row) return;
+  const auto check = [&](const std::string& value, const std::string& shown) {
+    if (row_has(*row, value)) return;
+    std::vector<std::string_view> values;
+    any_value(row->values, [&](std::string_view v) {
+      values.push_back(v);
+      return false;
+    });
+    const auto [since, until] = value_opsets(node.op_type(), a.name(), value);
+    throw error(node_where(node, version) + ": attribute " + shown + " = '" + value + "' " +
+                (since == 0 ? "is not a value the op takes"
+                            : "is a value the op takes only " + opsets_text(since, until)) +
+                " (closest: " + retarget::join_names(retarget::closest_names(value, values)) + ")");
+  };
+  if (a.type() == onnx::AttributeProto::STRING) check(a.s(), "'" + a.name() + "'");
+  if (a.type() == onnx::AttributeProto::STRINGS)
+    for (int i = 0; i < a.strings_size(); ++i)
+      check(a.strings(i), "'" + a.name() + "'[" + std::to_string(i) + "]");
+}
+
 // The checks that name the attribute, and the counts, before the schema's own Verify.
 inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx::NodeProto& node,
                                         int version) {
@@ -86,6 +130,10 @@ inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx
     given.insert(a.name());
     const auto it = declared.find(a.name());
     if (it == declared.end()) {
+      if (canonical_domain(node.domain()).empty())
+        if (const auto* moved = moved_to_input(node.op_type(), a.name(), version))
+          throw error(where() + ": unknown attribute '" + a.name() +
+                      "': " + moved_to_input_text(*moved));
       std::vector<std::string> names;
       for (const auto& [n, _] : declared) names.push_back(n);
       throw error(where() + ": unknown attribute '" + a.name() + "' (closest: " +
@@ -95,6 +143,7 @@ inline void check_attributes_and_counts(const onnx::OpSchema& schema, const onnx
       throw error(where() + ": attribute '" + a.name() + "' is " +
                   std::string(to_string(static_cast<attr_type>(a.type()))) + ", the schema wants " +
                   std::string(to_string(static_cast<attr_type>(it->second.type))));
+    check_attribute_values(node, a, version);
   }
   for (const auto& [n, a] : declared)
     if (a.required && !given.count(n))
