@@ -14,6 +14,7 @@
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/op_name.hpp>
+#include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_file.hpp>

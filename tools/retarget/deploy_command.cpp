@@ -5,6 +5,7 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <retarget/backend/compare.hpp>
 #include <retarget/config.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
@@ -72,9 +73,46 @@ void stage(std::ostream& out, int number, std::string_view name, const std::stri
       << std::flush;
 }
 
+// The exported model on other engines against the deployed backend, on the test inputs
+// (retarget compare's library call); a difference fails the deploy.
+boost::json::array compare_engines(const fs::path& onnx_file, const std::string& backend,
+                                   const std::vector<std::string>& engines,
+                                   const retarget::backend::tensor_map& feeds, double tolerance,
+                                   std::string_view model_name, const fs::path& work_dir,
+                                   std::ostream& out) {
+  namespace rb = retarget::backend;
+  boost::json::array results;
+  if (engines.empty()) return results;
+  const auto t0 = clock_type::now();
+  std::vector<rb::run_target> candidates;
+  for (const auto& e : engines) candidates.push_back({e, onnx_file});
+  const auto c = rb::compare<managers>({backend, onnx_file}, candidates, feeds,
+                                       {.atol = tolerance, .rtol = 1e-3});
+  for (const auto& e : c.candidates) {
+    std::string text = e.target.engine + " against " + backend + ": ";
+    double worst = 0;
+    for (const auto& o : e.outputs) worst = std::max(worst, o.difference.max_abs);
+    text += e.failure.empty() ? "max abs error " + scientific(worst) : "does not run";
+    out << "  compare  " << text << (e.passes() ? ": pass" : ": FAIL") << " ("
+        << seconds(since(t0)) << ")\n";
+    results.push_back(boost::json::object{{"engine", e.target.engine},
+                                          {"max_abs_error", worst},
+                                          {"pass", e.passes()},
+                                          {"failure", e.failure}});
+    if (!e.passes())
+      throw retarget::error(
+          "retarget: deploy: " + std::string(model_name) + ": " + e.target.engine + " " +
+          (e.failure.empty() ? "differs from " + backend + " by " + scientific(worst) +
+                                   " (see retarget compare --bisect)"
+                             : "does not run the model: " + e.failure) +
+          "; " + work_dir.string() + " is unchanged");
+  }
+  return results;
+}
+
 deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
                       const fs::path& work_dir, double tolerance, bool skip_unavailable,
-                      std::ostream& out) {
+                      const std::vector<std::string>& compare_with, std::ostream& out) {
   const auto start = clock_type::now();
   deploy_row row;
   row.config = config_path.stem().string();
@@ -208,6 +246,9 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
                               ": max abs error " + scientific(error) + " exceeds the tolerance " +
                               scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
 
+      summary["compare"] = compare_engines(onnx_file, cfg.backend, compare_with, feeds, tolerance,
+                                           E::name, work_dir, out);
+
       boost::json::array files;
       for (const auto& f : backend_files) files.emplace_back(f.filename().string());
       summary["backend_files"] = std::move(files);
@@ -252,6 +293,14 @@ int deploy(arguments& args, std::ostream& out) {
   const std::string model = args.required("--model", "NAME");
   const fs::path work_dir = args.required("--work-dir", "DIR");
   const bool skip_unavailable = args.flag("--skip-unavailable");
+  std::vector<std::string> compare_with;
+  if (const auto engines = args.one("--compare")) {
+    std::istringstream in(*engines);
+    for (std::string e; std::getline(in, e, ',');) {
+      managers::visit(e, [](auto) {});  // an unknown name, before anything is exported
+      compare_with.push_back(e);
+    }
+  }
   double tolerance = 1e-4;
   if (const auto t = args.one("--tolerance")) {
     const auto v = retarget::options::parse_text<double>(*t);
@@ -262,7 +311,8 @@ int deploy(arguments& args, std::ostream& out) {
   const auto configs = args.positionals();
   if (configs.empty()) throw usage_error("retarget: deploy needs at least one CONFIG.json");
   if (configs.size() == 1) {
-    const auto row = deploy_one(configs.front(), model, work_dir, tolerance, skip_unavailable, out);
+    const auto row = deploy_one(configs.front(), model, work_dir, tolerance, skip_unavailable,
+                                compare_with, out);
     return row.result.empty() ? 1 : 0;
   }
   // Several configs: each into its own folder; a failure is reported and the rest go on.
@@ -272,7 +322,8 @@ int deploy(arguments& args, std::ostream& out) {
     const fs::path config(c);
     try {
       rows.push_back(
-          deploy_one(config, model, work_dir / config.stem(), tolerance, skip_unavailable, out));
+          deploy_one(config, model, work_dir / config.stem(), tolerance,
+                                skip_unavailable, compare_with, out));
     } catch (const std::exception& e) {
       std::cout.flush();
       std::cerr << e.what() << "\n";

@@ -108,7 +108,8 @@ constexpr command table[] = {
      "  other options       the backend's param (see retarget backend NAME convert --help)\n",
      run},
     {"deploy", "export a zoo model by a deploy config, convert it, run it, compare",
-     "usage: retarget deploy CONFIG.json... --model NAME --work-dir DIR [--skip-unavailable]\n\n"
+     "usage: retarget deploy CONFIG.json... --model NAME --work-dir DIR [--skip-unavailable]\n"
+     "                       [--compare A,B,...]\n\n"
      "For each deploy config: exports the zoo model as its onnx_config says, with the rewrites\n"
      "of its backend, converts it with the backend's manager, runs it on the model's test\n"
      "input and compares the outputs with PyTorch's. The files go to DIR (DIR/CONFIG-NAME when\n"
@@ -119,7 +120,10 @@ constexpr command table[] = {
      "  --work-dir DIR      where the files go\n"
      "  --tolerance X       the largest absolute error that passes (default 1e-4)\n"
      "  --skip-unavailable  a config whose backend is not available here is exported only\n"
-     "                      (the ONNX file in that backend's dialect) instead of failing\n",
+     "                      (the ONNX file in that backend's dialect) instead of failing\n"
+     "  --compare A,B,...   also run the exported model on these engines and compare them\n"
+     "                      with the backend's outputs (as retarget compare does); a\n"
+     "                      difference beyond the tolerance fails the deploy\n",
      deploy},
 };
 
