@@ -2,6 +2,7 @@
 // engine's refusals that `retarget check --backend NAME` lists.
 #include <algorithm>
 #include <retarget/convert/convert.hpp>
+#include <retarget/convert/opset.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/inspect.hpp>
 
@@ -30,17 +31,68 @@ std::optional<std::size_t> print_refusals(const retarget::ir::model& m, std::ost
   return refused->size();
 }
 
+// Runs f, its retarget::error naming the file first.
+template <class F>
+auto in_file(const fs::path& path, F&& f) {
+  try {
+    return f();
+  } catch (const retarget::error& e) {  // the file, then what is wrong and where
+    std::string_view what = e.what();
+    if (what.starts_with("retarget: ")) what.remove_prefix(10);
+    throw retarget::error("retarget: convert: " + path.string() + ": " + std::string(what));
+  }
+}
+
+int parse_opset(const std::string& text) {
+  if (text.empty() || text.size() > 2 ||
+      text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(text) < retarget::ir::min_opset || std::stoi(text) > retarget::ir::max_opset)
+    throw usage_error("retarget: convert --opset takes a number from " +
+                      std::to_string(retarget::ir::min_opset) + " to " +
+                      std::to_string(retarget::ir::max_opset) + ", not '" + text + "'");
+  return std::stoi(text);
+}
+
+// The model at another opset, after the plan found every node an adapter takes; prints how.
+retarget::ir::model to_opset(const retarget::ir::model& m, int opset, const fs::path& path,
+                             std::ostream& out) {
+  return in_file(path, [&] {
+    const auto plan = retarget::convert::plan_opset(m, opset);
+    if (!plan.ok()) throw retarget::error("retarget: " + to_string(plan));
+    auto converted = retarget::convert::to_opset(m, opset);
+    out << path.string() << ": opset " << plan.from << " -> " << opset << ": ";
+    if (plan.from == opset)
+      out << "already there\n";
+    else
+      out << plan.by_retarget << " node steps by retarget's adapters, " << plan.by_onnx
+          << " by ONNX's, " << plan.by_same_node
+          << " re-emitted as they are (only their types changed)\n";
+    return converted;
+  });
+}
+
+void write(retarget::ir::model& m, const std::string& output, std::ostream& out) {
+  retarget::ir::save(m, output);
+  out << "wrote " << output << " (" << retarget::ir::human_bytes(fs::file_size(output)) << ")\n";
+}
+
 }  // namespace
 
 int convert(arguments& args, std::ostream& out) {
-  const std::string backend = args.required("--backend", "NAME");
+  const auto backend_arg = args.one("--backend");
+  const auto opset_arg = args.one("--opset");
   const auto output = args.one("--output", "-o");
   const bool explain = args.flag("--explain");
   const bool dry_run = args.flag("--dry-run");
   const auto approximations = args.all("--approximate");
   const auto passes = args.one("--max-passes");
   const fs::path path = one_model(args, "convert");
+  if (!backend_arg && !opset_arg)
+    throw usage_error("retarget: convert needs --backend NAME, --opset N, or both");
   if (!output && !dry_run) throw usage_error("retarget: convert needs -o OUT.onnx (or --dry-run)");
+  if (!backend_arg && !approximations.empty())
+    throw usage_error("retarget: convert --approximate needs --backend NAME");
+  const int opset = opset_arg ? parse_opset(*opset_arg) : 0;  // 0: none asked
 
   retarget::convert::options options;
   options.approximations = approximations;
@@ -51,7 +103,17 @@ int convert(arguments& args, std::ostream& out) {
                         *passes + "'");
     options.max_passes = std::stoul(*passes);
   }
-  const auto model = retarget::ir::load(path);
+  auto model = retarget::ir::load(path);
+  if (opset != 0) model = to_opset(model, opset, path, out);
+  if (!backend_arg) {
+    if (dry_run) {
+      out << "dry run: nothing written\n";
+      return 0;
+    }
+    write(model, *output, out);
+    return 0;
+  }
+  const std::string& backend = *backend_arg;
   return managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
     const auto offered = retarget::convert::approximations_of<B>();
@@ -63,15 +125,8 @@ int convert(arguments& args, std::ostream& out) {
                  ? std::string("it has none")
                  : "closest: " + retarget::join_names(retarget::closest_names(a, offered))) +
             ")");
-    auto [converted, report] = [&] {
-      try {
-        return retarget::convert::convert<B>(model, options);
-      } catch (const retarget::error& e) {  // the file, then what is wrong and where
-        std::string_view what = e.what();
-        if (what.starts_with("retarget: ")) what.remove_prefix(10);
-        throw retarget::error("retarget: convert: " + path.string() + ": " + std::string(what));
-      }
-    }();
+    auto [converted, report] =
+        in_file(path, [&] { return retarget::convert::convert<B>(model, options); });
     out << path.string() << ": " << to_string(report, explain);
     if (const auto refused = print_refusals<B>(converted, out, "  refused: "))
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")
@@ -80,9 +135,7 @@ int convert(arguments& args, std::ostream& out) {
       out << "dry run: nothing written\n";
       return 0;
     }
-    retarget::ir::save(converted, *output);
-    out << "wrote " << *output << " (" << retarget::ir::human_bytes(fs::file_size(*output))
-        << ")\n";
+    write(converted, *output, out);
     return 0;
   });
 }

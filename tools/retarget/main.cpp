@@ -39,14 +39,19 @@ constexpr command table[] = {
      "With --backend NAME, lists instead every node that backend's engine refuses, and why\n"
      "(exit status 1 when there is one), from the table its package keeps.\n",
      check},
-    {"convert", "rewrite an existing ONNX model for a backend, with a report",
-     "usage: retarget convert MODEL.onnx --backend NAME -o OUT.onnx [options]\n\n"
+    {"convert", "rewrite an existing ONNX model for a backend or another opset, with a report",
+     "usage: retarget convert MODEL.onnx (--backend NAME | --opset N | both) -o OUT.onnx\n"
+     "                        [options]\n\n"
      "Rebuilds the model node by node through the checked emitter for the backend: folds\n"
      "constants, applies the backend's pattern rules to a fixed point and its node rewrites,\n"
      "removes dead nodes, checks the result, and writes it atomically. Prints what fired and\n"
      "what the engine still refuses.\n\n"
+     "With --opset N, first moves the model to opset N, one step at a time, through ONNX's\n"
+     "version converter and retarget's adapters. Every node that no adapter takes there is\n"
+     "reported at once, before anything is converted (exit status 1, nothing written).\n\n"
      "options:\n"
      "  --backend NAME        onnxruntime, opencv_dnn or tensorrt\n"
+     "  --opset N             the opset of the default domain to convert to (1 to 17)\n"
      "  -o, --output FILE     where the converted model goes\n"
      "  --explain             also each rule that never fired, and its closest partial match\n"
      "  --dry-run             convert and report, write nothing\n"

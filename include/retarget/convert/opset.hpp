@@ -665,11 +665,14 @@ step_by how_to_step(const onnx::NodeProto& n, int from, int to, const input_fact
     *why = attribute_why;
   } else if (why) {
     const auto* s = schema_at(n.op_type(), to < from ? from : to);
-    *why = (to < from && !schema_at(n.op_type(), to)
-                ? n.op_type() + " is not in opset " + std::to_string(to)
-                : "no adapter in ONNX's converter or retarget's for " + n.op_type() + " from " +
-                      std::to_string(from) + " to " + std::to_string(to)) +
-           (s ? " (" + n.op_type() + "-" + std::to_string(s->SinceVersion()) + " changed it)" : "");
+    if (to < from && !schema_at(n.op_type(), to))
+      *why = n.op_type() + " is not in opset " + std::to_string(to) +
+             " (it first appears in opset " + std::to_string(from) + ")";
+    else
+      *why =
+          "no adapter in ONNX's converter or retarget's for " + n.op_type() + " from " +
+          std::to_string(from) + " to " + std::to_string(to) +
+          (s ? " (" + n.op_type() + "-" + std::to_string(s->SinceVersion()) + " changed it)" : "");
   }
   return step_by::missing;
 }
