@@ -50,11 +50,19 @@ bool names_word(const std::string& text, const std::string& word) {
 
 constexpr int newest = 17;  // the newest opset of ONNX 1.12
 
+// Calls check(opset) for each opset of a row, up to the newest, with the row in the trace.
+template <class Row, class F>
+void each_opset(const Row& row, F check) {
+  for (int v = row.since; v <= std::min(row.until, newest); ++v) {
+    SCOPED_TRACE(std::string(row.op) + "." + std::string(row.attribute) + " at opset " +
+                 std::to_string(v));
+    check(v);
+  }
+}
+
 TEST(OnnxAttributeValues, EveryRowIsAStringAttributeWhoseDescriptionNamesItsValues) {
   for (const auto& row : rx::onnx_enumerated_attributes()) {
-    for (int v = row.since; v <= std::min(row.until, newest); ++v) {
-      SCOPED_TRACE(std::string(row.op) + "." + std::string(row.attribute) + " at opset " +
-                   std::to_string(v));
+    each_opset(row, [&](int v) {
       const auto* s = schema_at(row.op, v);
       const auto* a = attribute_of(s, row.attribute);
       ASSERT_NE(a, nullptr);
@@ -77,7 +85,7 @@ TEST(OnnxAttributeValues, EveryRowIsAStringAttributeWhoseDescriptionNamesItsValu
         EXPECT_TRUE(rx::onnx_attribute_value_valid(row.op, row.attribute, a->default_value.s(), v))
             << a->default_value.s();
       }
-    }
+    });
   }
 }
 
@@ -124,15 +132,13 @@ TEST(OnnxAttributeValues, EveryStringAttributeIsEnumeratedOrFreeText) {
 
 TEST(OnnxAttributeValues, EveryMovedAttributeIsThatInputAndNoAttribute) {
   for (const auto& row : rx::onnx_attributes_made_inputs()) {
-    for (int v = row.since; v <= std::min(row.until, newest); ++v) {
-      SCOPED_TRACE(std::string(row.op) + "." + std::string(row.attribute) + " at opset " +
-                   std::to_string(v));
+    each_opset(row, [&](int v) {
       const auto* s = schema_at(row.op, v);
-      if (!s) continue;  // deprecated there (Upsample from opset 10)
+      if (!s) return;  // deprecated there (Upsample from opset 10)
       EXPECT_EQ(attribute_of(s, row.attribute), nullptr);
       ASSERT_GT(static_cast<int>(s->inputs().size()), row.input);
       EXPECT_EQ(s->inputs()[static_cast<std::size_t>(row.input)].GetName(), row.input_name);
-    }
+    });
     // The row starts where the input does: the opset before it has no such input.
     const auto* before = schema_at(row.op, row.since - 1);
     if (before && row.since > 1 && static_cast<int>(before->inputs().size()) > row.input) {
