@@ -94,8 +94,17 @@ tensor_map run_model(const run_target& target, const tensor_map& inputs,
     typename M::param param;
     param.work_dir = scratch.string();
     const auto files = M::to_backend(target.model, param);
-    auto wrapper = M::build_wrapper(files, param);
-    return wrapper.run(inputs);
+    try {
+      auto wrapper = M::build_wrapper(files, param);
+      return wrapper.run(inputs);
+    } catch (const error& e) {  // the engine names its copy in the scratch folder: name the model
+      std::string what = e.what();
+      for (const auto& f : files)
+        for (auto at = what.find(f.string()); at != std::string::npos;
+             at = what.find(f.string(), at + 1))
+          what.replace(at, f.string().size(), target.model.string());
+      throw error(what);
+    }
   });
 }
 
