@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/symbolics/helpers.hpp>
+#include <utility>
+#include <vector>
 
 namespace retarget::symbolics {
 
@@ -55,16 +57,41 @@ struct hardswish : symbolic_op<hardswish, "hardswish"> {
     return g.op("Mul", x, g.op("HardSigmoid", x, "alpha"_f = 1.0 / 6, "beta"_f = 0.5));
   }
 };
+namespace detail {
+// Softmax or LogSoftmax over `dim`. Before opset 13 the op coerces its input to 2-D at the
+// axis, which equals softmax over the last axis only (what torch exports there): another axis
+// is moved last by a Transpose and back, when the rank is known.
+template <class Emit>
+value softmax_over(graph& g, const value& x, std::int64_t dim, Emit emit, const char* what) {
+  if (g.opset() >= 13) return emit(x, dim);
+  if (!x.has_shape()) {
+    if (dim == -1) return emit(x, -1);
+    require_opset(g, 13, what);
+  }
+  const auto rank = static_cast<std::int64_t>(x.rank());
+  const auto axis = dim < 0 ? dim + rank : dim;
+  if (axis == rank - 1) return emit(x, axis);
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
+  for (std::int64_t i = 0; i < rank; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::swap(perm[static_cast<std::size_t>(axis)], perm.back());
+  const auto moved = g.op("Transpose", x, "perm"_i = perm);
+  return g.op("Transpose", emit(moved, rank - 1), "perm"_i = perm);
+}
+}  // namespace detail
+
 struct softmax : symbolic_op<softmax, "softmax"> {
   static value symbolic(graph& g, const value& x, std::int64_t dim) {
-    require_opset(g, 13, "softmax over any axis");
-    return g.op("Softmax", x, "axis"_i = dim);
+    return detail::softmax_over(
+        g, x, dim, [&](const value& v, std::int64_t a) { return g.op("Softmax", v, "axis"_i = a); },
+        "softmax over an axis other than the last of a value of unknown rank");
   }
 };
 struct log_softmax : symbolic_op<log_softmax, "log_softmax"> {
   static value symbolic(graph& g, const value& x, std::int64_t dim) {
-    require_opset(g, 13, "log_softmax over any axis");
-    return g.op("LogSoftmax", x, "axis"_i = dim);
+    return detail::softmax_over(
+        g, x, dim,
+        [&](const value& v, std::int64_t a) { return g.op("LogSoftmax", v, "axis"_i = a); },
+        "log_softmax over an axis other than the last of a value of unknown rank");
   }
 };
 
