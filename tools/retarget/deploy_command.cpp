@@ -93,8 +93,8 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
     double worst = 0;
     for (const auto& o : e.outputs) worst = std::max(worst, o.difference.max_abs);
     text += e.failure.empty() ? "max abs error " + scientific(worst) : "does not run";
-    out << "  compare  " << text << (e.passes() ? ": pass" : ": FAIL") << " ("
-        << seconds(since(t0)) << ")\n";
+    out << "  compare  " << text << (e.passes() ? ": pass" : ": FAIL") << " (" << seconds(since(t0))
+        << ")\n";
     results.push_back(boost::json::object{{"engine", e.target.engine},
                                           {"max_abs_error", worst},
                                           {"pass", e.passes()},
@@ -321,8 +321,7 @@ int deploy(arguments& args, std::ostream& out) {
   for (const auto& c : configs) {
     const fs::path config(c);
     try {
-      rows.push_back(
-          deploy_one(config, model, work_dir / config.stem(), tolerance,
+      rows.push_back(deploy_one(config, model, work_dir / config.stem(), tolerance,
                                 skip_unavailable, compare_with, out));
     } catch (const std::exception& e) {
       std::cout.flush();
