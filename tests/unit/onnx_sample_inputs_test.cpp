@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "reliability/common.hpp"
+
 namespace {
 
 namespace rx = retarget::ir;
@@ -35,14 +37,7 @@ rx::model model_with_inputs(std::vector<std::tuple<std::string, int, rx::dims_t>
   return rx::model(std::move(m));
 }
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const retarget::error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using reliability::error_of;
 
 rx::tensor floats(std::vector<float> v, rx::dims_t dims) { return rx::tensor::of<float>(v, dims); }
 
