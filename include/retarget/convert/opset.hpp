@@ -193,7 +193,7 @@ struct axes_input_to_attribute {
   }
 };
 
-inline ir::value emit_resize(ir::graph& g, const node& n, std::vector<ir::value> inputs,
+inline ir::value emit_resize(auto& g, const node& n, std::vector<ir::value> inputs,
                              std::vector<onnx::AttributeProto> attributes) {
   ir::node_spec spec;
   spec.op_type = "Resize";
@@ -226,7 +226,7 @@ struct opset_adapter<"LayerNormalization", 17, 16> {
     return "axis " + std::to_string(axis) +
            " of an input of unknown rank: the axes it normalizes over are not known";
   }
-  static std::vector<ir::value> call(ir::graph& g, const N& n) {
+  static std::vector<ir::value> call(auto& g, const N& n) {
     const auto& x = n.input(0);
     auto axis = n["axis"_i].value_or(-1);
     const float epsilon = n["epsilon"_f].value_or(1e-5f);
@@ -289,7 +289,7 @@ struct opset_adapter<"Split", 13, 12> {
   static std::optional<std::string> refuses(const N&, const input_facts& in) {
     return detail::constant_or_absent(1, in, "split");
   }
-  static std::vector<ir::value> call(ir::graph& g, const N& n) {
+  static std::vector<ir::value> call(auto& g, const N& n) {
     ir::node_spec spec;
     spec.op_type = "Split";
     spec.inputs = {n.input(0)};
@@ -310,7 +310,7 @@ struct opset_adapter<"Split", 13, 12> {
 // Resize from 13 to 12: the roi and scales inputs, optional at 13, are required at 11.
 template <>
 struct opset_adapter<"Resize", 13, 12> {
-  static ir::value call(ir::graph& g, const node_of<"Resize">& n) {
+  static ir::value call(auto& g, const node_of<"Resize">& n) {
     std::vector<ir::value> inputs{n.input(0)};
     inputs.push_back(n.has_input(1) ? n.input(1) : g.constant(ir::empty_f32));
     inputs.push_back(n.has_input(2) ? n.input(2) : g.constant(ir::empty_f32));
@@ -330,7 +330,7 @@ struct opset_adapter<"Resize", 12, 13> {
       return "coordinate_transformation_mode 'tf_half_pixel_for_nn' is not in opset 13";
     return std::nullopt;
   }
-  static ir::value call(ir::graph& g, const N& n) {
+  static ir::value call(auto& g, const N& n) {
     std::vector<ir::value> inputs = n.inputs();
     // An empty scales beside sizes: 13 wants only one of them.
     if (inputs.size() > 3 && inputs[2].valid())
@@ -344,7 +344,7 @@ struct opset_adapter<"Resize", 12, 13> {
 // (ONNX 1.12's adapter keeps 11's defaults, half_pixel and round_prefer_floor).
 template <>
 struct opset_adapter<"Resize", 10, 11> {
-  static ir::value call(ir::graph& g, const node_of<"Resize">& n) {
+  static ir::value call(auto& g, const node_of<"Resize">& n) {
     auto attributes = n.attributes();
     attributes.push_back(detail::string_attribute("coordinate_transformation_mode", "asymmetric"));
     if (n["mode"_s].value_or("nearest") == "nearest")
@@ -375,7 +375,7 @@ struct opset_adapter<"Resize", 11, 10> {
       return "sizes (input 3) that are not a constant for an input of known rank";
     return std::nullopt;
   }
-  static ir::value call(ir::graph& g, const N& n) {
+  static ir::value call(auto& g, const N& n) {
     const auto& x = n.input(0);
     auto attributes = n.attributes();
     std::erase_if(attributes, [](const onnx::AttributeProto& a) {
@@ -405,7 +405,7 @@ struct opset_adapter<"Reshape", 14, 13> {
       return "allowzero 1 is not in opset 13 (a 0 in the shape copies the input's dimension)";
     return std::nullopt;
   }
-  static ir::value call(ir::graph& g, const N& n) {
+  static ir::value call(auto& g, const N& n) {
     return g.op("Reshape", n.input(0), n.input(1));
   }
 };
@@ -477,7 +477,9 @@ class onnx_converter : public onnx::version_conversion::DefaultVersionConverter 
   }
 };
 
-// One adapter of the list, as the converter calls it.
+// One adapter of the list, as the converter calls it. The shipped adapters take the graph as
+// `auto& g`: their bodies (checked g.op calls) are compiled only where a conversion is, not in
+// every unit that includes this header.
 struct adapter_entry {
   std::string_view op;
   int from, to;
