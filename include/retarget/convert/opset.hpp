@@ -405,9 +405,7 @@ struct opset_adapter<"Reshape", 14, 13> {
       return "allowzero 1 is not in opset 13 (a 0 in the shape copies the input's dimension)";
     return std::nullopt;
   }
-  static ir::value call(auto& g, const N& n) {
-    return g.op("Reshape", n.input(0), n.input(1));
-  }
+  static ir::value call(auto& g, const N& n) { return g.op("Reshape", n.input(0), n.input(1)); }
 };
 
 // The adapters to_opset uses, in its default list.
