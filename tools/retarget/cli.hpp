@@ -51,27 +51,6 @@ inline void write_file(const fs::path& path, std::string_view bytes) {
   file.commit();
 }
 
-// A temporary folder removed with everything in it unless released.
-class scratch_dir {
- public:
-  explicit scratch_dir(const fs::path& parent, std::string_view tag) {
-    static int counter = 0;
-    path_ = parent / ("." + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
-                      std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  scratch_dir(const scratch_dir&) = delete;
-  scratch_dir& operator=(const scratch_dir&) = delete;
-  ~scratch_dir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const noexcept { return path_; }
-
- private:
-  fs::path path_;
-};
-
 // "0.42 s", "1.3e-07": numbers as the tool prints them.
 std::string seconds(double s);
 std::string scientific(double v);

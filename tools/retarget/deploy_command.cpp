@@ -169,7 +169,7 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
       const fs::path parent =
           work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
       fs::create_directories(parent);
-      scratch_dir staging(parent, "retarget-deploy");
+      retarget::backend::scratch_folder staging(parent, "retarget-deploy");
 
       auto t0 = clock_type::now();
       const typename E::model model;

@@ -76,7 +76,7 @@ int draw(arguments& args, std::ostream& out) {
           "retarget: draw: Graphviz's dot is not on PATH (Debian: apt-get install graphviz), "
           "so only .dot can be written");
     const auto folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    scratch_dir scratch(folder, "retarget-draw");
+    retarget::backend::scratch_folder scratch(folder, "retarget-draw");
     write_file(scratch.path() / "graph.dot", dot_text);
     const auto picture = scratch.path() / ("graph" + format);
     const auto log = scratch.path() / "dot.log";

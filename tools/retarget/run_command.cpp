@@ -71,7 +71,7 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
     if (!M::is_available())
       throw retarget::error("retarget: run: backend " + std::string(M::backend::name) +
                             " is not available here (see retarget backends)");
-    scratch_dir scratch(fs::temp_directory_path(), "retarget-run");
+    retarget::backend::scratch_folder scratch(fs::temp_directory_path(), "retarget-run");
     if (!work_dir_given) param.work_dir = scratch.path().string();
     const auto backend_files = M::to_backend(model_path, param);
     auto wrapper = M::build_wrapper(backend_files, param);

@@ -126,28 +126,6 @@ inline std::vector<output_comparison> compare_outputs(const tensor_map& actual,
 
 namespace detail {
 
-// A scratch folder of its own, removed with what it holds.
-class scratch_folder {
- public:
-  explicit scratch_folder(std::string_view tag) {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("retarget-" + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
-             std::to_string(counter++));
-    std::filesystem::create_directories(path_);
-  }
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  ~scratch_folder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const noexcept { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 // The engine's words without retarget's prefix, on one line.
 inline std::string reason_of(const std::exception& e) {
   std::string what = e.what();
@@ -164,7 +142,7 @@ inline std::string reason_of(const std::exception& e) {
 template <class Managers>
 comparison compare(const run_target& reference, const std::vector<run_target>& candidates,
                    const tensor_map& inputs, tolerance tol) {
-  detail::scratch_folder scratch("compare");
+  scratch_folder scratch(std::filesystem::temp_directory_path(), "retarget-compare");
   comparison c;
   c.reference = reference;
   const auto expected = run_model<Managers>(reference, inputs, scratch.path() / "reference");
@@ -269,7 +247,7 @@ void run_exposing(const onnx::ModelProto& proto, const std::string& engine,
 template <class Managers>
 bisection bisect(const run_target& reference, const run_target& candidate, const tensor_map& inputs,
                  tolerance tol) {
-  detail::scratch_folder scratch("bisect");
+  scratch_folder scratch(std::filesystem::temp_directory_path(), "retarget-bisect");
   bisection b;
   b.reference = reference;
   b.candidate = candidate;

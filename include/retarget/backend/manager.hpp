@@ -187,6 +187,28 @@ inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
   return {target};
 }
 
+// A temporary folder, PARENT/.TAG-PID-N, removed with everything in it when it goes out of
+// scope: where a command or a comparison puts the files an engine makes.
+class scratch_folder {
+ public:
+  scratch_folder(const std::filesystem::path& parent, std::string_view tag) {
+    static int counter = 0;
+    path_ = parent / ("." + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
+                      std::to_string(counter++));
+    std::filesystem::create_directories(path_);
+  }
+  scratch_folder(const scratch_folder&) = delete;
+  scratch_folder& operator=(const scratch_folder&) = delete;
+  ~scratch_folder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // Where a program is on PATH, or empty.
 inline std::filesystem::path find_program(std::string_view name) {
   const char* path = std::getenv("PATH");
