@@ -19,6 +19,7 @@
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/topology.hpp>
 #include <retarget/ir/value.hpp>
 
 #endif  // RETARGET_IR_HPP

@@ -61,12 +61,12 @@ TEST_F(FileErrors, CorruptModel) {
                 " is not a valid ONNX model (corrupt or truncated)");
   std::ofstream(dir_ / "empty.onnx").close();
   EXPECT_EQ(error_of([&] { rx::load(dir_ / "empty.onnx"); }),
-            "retarget: " + (dir_ / "empty.onnx").string() + " is empty");
+            "retarget: " + (dir_ / "empty.onnx").string() + " is an empty file, not an ONNX model");
   EXPECT_EQ(
       error_of([&] { rx::load(dir_ / "nothing.onnx"); }),
       "retarget: cannot open " + (dir_ / "nothing.onnx").string() + ": No such file or directory");
   EXPECT_EQ(error_of([&] { rx::load(dir_); }),
-            "retarget: cannot open " + dir_.string() + ": Is a directory");
+            "retarget: " + dir_.string() + " is a folder, not an ONNX model");
 }
 
 TEST_F(FileErrors, TruncatedModel) {

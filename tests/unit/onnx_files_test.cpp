@@ -76,10 +76,11 @@ TEST_F(OnnxFiles, TensorFileErrorsNameTheFile) {
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(missing); }),
             "retarget: cannot open " + missing.string() + ": No such file or directory");
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_); }),
-            "retarget: cannot open " + dir_.string() + ": Is a directory");
+            "retarget: " + dir_.string() + " is a folder, not an ONNX TensorProto file");
   std::ofstream(dir_ / "empty.pb").flush();
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_ / "empty.pb"); }),
-            "retarget: " + (dir_ / "empty.pb").string() + " is empty");
+            "retarget: " + (dir_ / "empty.pb").string() +
+                " is an empty file, not an ONNX TensorProto file");
   std::ofstream(dir_ / "text.pb") << "not a tensor at all";
   EXPECT_EQ(error_of([&] { rx::read_tensor_file(dir_ / "text.pb"); }),
             "retarget: " + (dir_ / "text.pb").string() + " is not an ONNX TensorProto file");

@@ -24,16 +24,6 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return out;
 }
 
-// "NAME=VALUE", with the option's name for the error.
-std::pair<std::string, std::string> name_and_value(const std::string& item, std::string_view option,
-                                                   std::string_view value) {
-  const auto eq = item.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-    throw usage_error("retarget: " + std::string(option) + " '" + item +
-                      "' is not NAME=" + std::string(value));
-  return {item.substr(0, eq), item.substr(eq + 1)};
-}
-
 // "1x3x224x224"
 ir::dims_t parse_shape(const std::string& name, const std::string& text) {
   ir::dims_t dims;
@@ -135,33 +125,14 @@ int compare(arguments& args, std::ostream& out) {
   for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
 
   // The inputs: from files where given, generated from the seed for the rest.
-  const auto model = retarget::ir::load(model_path);
+  const auto model = open_model(model_path);
+  const auto reference_model = against ? std::optional(open_model(*against)) : std::nullopt;
   const auto wanted = ir::inputs_of(model);
-  const auto input_named = [&](const std::string& name, std::string_view option) {
-    const auto in = std::find_if(wanted.begin(), wanted.end(),
-                                 [&](const ir::model_input& i) { return i.name == name; });
-    if (in == wanted.end()) {
-      std::vector<std::string_view> names;
-      for (const auto& i : wanted) names.push_back(i.name);
-      throw usage_error(
-          "retarget: " + std::string(option) + ": " + model_path.string() + " has no input '" +
-          name + "' (closest: " + retarget::join_names(retarget::closest_names(name, names)) + ")");
-    }
-    return *in;
-  };
-  rb::tensor_map given;
-  for (const auto& item : input_files) {
-    const auto [name, file] = name_and_value(item, "--input", "FILE.pb");
-    const auto in = input_named(name, "--input");
-    auto t = ir::read_tensor_file(file);
-    if (const auto why = ir::mismatch(in, t); !why.empty())
-      throw retarget::error("retarget: compare: " + file + ": " + why);
-    given.emplace(name, std::move(t));
-  }
+  const auto given = read_inputs(model, model_path, input_files, "compare");
   std::map<std::string, ir::dims_t> shapes;
   for (const auto& item : shape_texts) {
     const auto [name, text] = name_and_value(item, "--shape", "1x3x224x224");
-    (void)input_named(name, "--shape");
+    (void)input_named(wanted, name, "--shape", model_path);
     if (given.contains(name))
       throw usage_error("retarget: input '" + name + "' is given both by --input and --shape");
     shapes.emplace(name, parse_shape(name, text));
@@ -170,9 +141,20 @@ int compare(arguments& args, std::ostream& out) {
     try {
       return ir::sample_inputs(model, shapes, seed, given);
     } catch (const retarget::error& e) {  // a dynamic dim without --shape, a shape that misfits
-      throw usage_error(e.what());
+      throw usage_error(prefixed("compare: " + model_path.string(), e));
     }
   }();
+  // The reference model must take what the model takes.
+  if (reference_model)
+    for (const auto& in : ir::inputs_of(*reference_model)) {
+      const auto feed = feeds.find(in.name);
+      if (feed == feeds.end())
+        throw retarget::error("retarget: compare: " + *against + " takes an input '" + in.name +
+                              "' that " + model_path.string() + " does not");
+      if (const auto why = ir::mismatch(in, feed->second); !why.empty())
+        throw retarget::error("retarget: compare: the inputs of " + model_path.string() +
+                              " do not fit " + *against + ": " + why);
+    }
   std::string described;
   for (const auto& [name, t] : feeds)
     described += (described.empty() ? "" : ", ") + name + " " + std::string(to_string(t.type())) +
@@ -191,10 +173,8 @@ int compare(arguments& args, std::ostream& out) {
     try {
       return rb::compare<managers>(reference, candidates, feeds, tol);
     } catch (const retarget::error& e) {
-      std::string_view what = e.what();
-      if (what.starts_with("retarget: ")) what.remove_prefix(10);
-      throw retarget::error("retarget: compare: the reference, " + reference.label() +
-                            ", does not run: " + std::string(what));
+      throw retarget::error(
+          prefixed("compare: the reference, " + reference.label() + ", does not run", e));
     }
   }();
   std::size_t passed = 0;

@@ -37,9 +37,7 @@ auto in_file(const fs::path& path, F&& f) {
   try {
     return f();
   } catch (const retarget::error& e) {  // the file, then what is wrong and where
-    std::string_view what = e.what();
-    if (what.starts_with("retarget: ")) what.remove_prefix(10);
-    throw retarget::error("retarget: convert: " + path.string() + ": " + std::string(what));
+    throw retarget::error(prefixed("convert: " + path.string(), e));
   }
 }
 
@@ -103,7 +101,9 @@ int convert(arguments& args, std::ostream& out) {
                         *passes + "'");
     options.max_passes = std::stoul(*passes);
   }
+  if (!dry_run) check_writable(*output);
   auto model = retarget::ir::load(path);
+  in_file(path, [&] { retarget::ir::check_structure(model); });
   if (opset != 0) model = to_opset(model, opset, path, out);
   if (!backend_arg) {
     if (dry_run) {
@@ -141,7 +141,7 @@ int convert(arguments& args, std::ostream& out) {
 }
 
 int check_for_backend(const fs::path& path, const std::string& backend, std::ostream& out) {
-  const auto model = retarget::ir::load(path);
+  const auto model = open_model(path);
   return managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
     const auto refused = retarget::convert::refused_nodes<B>(model);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <retarget/ir/sample_inputs.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <sstream>
 
 #include "cli.hpp"
@@ -177,6 +179,84 @@ int main_of(std::vector<std::string> argv, std::ostream& out) {
 
 const std::span<const command> commands = table;
 
+void check_model(const retarget::ir::model& model, const fs::path& path) {
+  retarget::ir::check_external_data(model, path);  // what load() read in is no longer external
+  try {
+    retarget::ir::check_structure(model);
+  } catch (const retarget::error& e) {
+    throw retarget::error(prefixed(path.string(), e));
+  }
+}
+
+retarget::ir::model open_model(const fs::path& path, bool with_external_data) {
+  auto model = with_external_data ? retarget::ir::load(path) : retarget::ir::read_model_file(path);
+  check_model(model, path);
+  return model;
+}
+
+std::pair<std::string, std::string> name_and_value(const std::string& item, std::string_view option,
+                                                   std::string_view value) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+    throw usage_error("retarget: " + std::string(option) + " '" + item +
+                      "' is not NAME=" + std::string(value));
+  return {item.substr(0, eq), item.substr(eq + 1)};
+}
+
+const retarget::ir::model_input& input_named(const std::vector<retarget::ir::model_input>& inputs,
+                                             const std::string& name, std::string_view option,
+                                             const fs::path& model_path) {
+  const auto in = std::find_if(inputs.begin(), inputs.end(),
+                               [&](const retarget::ir::model_input& i) { return i.name == name; });
+  if (in == inputs.end()) {
+    std::vector<std::string_view> names;
+    for (const auto& i : inputs) names.push_back(i.name);
+    throw usage_error(
+        "retarget: " + std::string(option) + ": " + model_path.string() + " has no input '" + name +
+        "' (closest: " + retarget::join_names(retarget::closest_names(name, names)) + ")");
+  }
+  return *in;
+}
+
+retarget::backend::tensor_map read_inputs(const retarget::ir::model& model,
+                                          const fs::path& model_path,
+                                          const std::vector<std::string>& items,
+                                          std::string_view command) {
+  const auto wanted = retarget::ir::inputs_of(model);
+  retarget::backend::tensor_map given;
+  for (const auto& item : items) {
+    const auto [name, file] = name_and_value(item, "--input", "FILE.pb");
+    const auto& in = input_named(wanted, name, "--input", model_path);
+    auto t = retarget::ir::read_tensor_file(file);
+    if (const auto why = retarget::ir::mismatch(in, t); !why.empty())
+      throw retarget::error("retarget: " + std::string(command) + ": " + file + " does not fit " +
+                            model_path.string() + ": " + why);
+    given.emplace(name, std::move(t));
+  }
+  return given;
+}
+
+std::string one_line(std::string text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n') {
+      out += text[i];
+      continue;
+    }
+    while (i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '\n')) ++i;
+    if (!out.empty() && i + 1 < text.size()) out += ' ';
+  }
+  return out;
+}
+
+void check_writable(const fs::path& path) { retarget::ir::atomic_file probe(path); }
+
+std::string prefixed(std::string_view prefix, const std::exception& e) {
+  std::string_view what = e.what();
+  if (what.starts_with("retarget: ")) what.remove_prefix(10);
+  return "retarget: " + std::string(prefix) + ": " + std::string(what);
+}
+
 std::string seconds(double s) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(s < 10 ? 2 : 1) << s << " s";
@@ -196,11 +276,24 @@ int main(int argc, char** argv) {
     return cli::main_of(std::vector<std::string>(argv + 1, argv + argc), std::cout);
   } catch (const cli::usage_error& e) {
     std::cout.flush();
-    std::cerr << e.what() << "\n(see retarget --help)\n";
+    std::cerr << e.what() << " (see retarget --help)\n";
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const retarget::error& e) {
     std::cout.flush();
     std::cerr << e.what() << "\n";
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {  // the path and the system's reason
+    std::cout.flush();
+    std::cerr << "retarget: " << (e.path1().empty() ? "" : e.path1().string() + ": ")
+              << e.code().message() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "retarget: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "retarget: " << cli::one_line(e.what()) << "\n";
     return 1;
   }
 }

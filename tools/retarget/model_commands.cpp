@@ -24,6 +24,15 @@ int inspect(arguments& args, std::ostream& out) {
   const fs::path path = model_argument(args, "inspect");
   const auto model = retarget::ir::read_model_file(path);
   const auto summary = retarget::ir::summarize(model);
+  // What is wrong with a model is said after what it holds, which helps to see why.
+  const auto problem = [&]() -> std::string {
+    try {
+      check_model(model, path);
+    } catch (const retarget::error& e) {
+      return e.what();
+    }
+    return {};
+  }();
   out << path.string() << ": " << retarget::ir::human_bytes(fs::file_size(path)) << " on disk";
   std::set<std::string> external;
   for (const auto& t : model.graph().initializer())
@@ -34,18 +43,20 @@ int inspect(arguments& args, std::ostream& out) {
     for (const auto& e : external) out << " " << e;
   }
   out << "\n" << summary;
-  return 0;
+  if (problem.empty()) return 0;
+  out.flush();
+  throw retarget::error(problem);
 }
 
 int check(arguments& args, std::ostream& out) {
   const auto backend = args.one("--backend");
   const fs::path path = model_argument(args, "check");
   if (backend) return check_for_backend(path, *backend, out);
-  const auto model = retarget::ir::load(path);
+  const auto model = open_model(path);
   try {
     model.check();
   } catch (const retarget::error& e) {
-    throw retarget::error("retarget: " + path.string() + " is not valid: " + e.what());
+    throw retarget::error(one_line(prefixed(path.string() + " is not valid", e)));
   }
   out << path.string() << ": valid (ONNX checker and strict shape inference passed; "
       << model.graph().node_size() << " nodes, opset " << model.opset().value_or(0) << ")\n";
@@ -61,7 +72,8 @@ int draw(arguments& args, std::ostream& out) {
   if (format != ".svg" && format != ".png" && format != ".dot")
     throw usage_error("retarget: draw writes .svg, .png or .dot, not '" +
                       target.filename().string() + "'");
-  auto model = retarget::ir::read_model_file(path);
+  check_writable(target);
+  auto model = open_model(path, false);
   try {  // shapes on every edge where inference finds them; a picture without is still one
     model.infer_shapes();
   } catch (const retarget::error&) {

@@ -4,7 +4,6 @@
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
-#include <set>
 #include <sstream>
 
 #include "cli.hpp"
@@ -46,26 +45,18 @@ template <class M>
 int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
            const std::optional<std::string>& output_dir, typename M::param param,
            bool work_dir_given, std::ostream& out) {
-  retarget::backend::tensor_map feeds;
-  for (const auto& in : inputs) {
-    const auto eq = in.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw usage_error("retarget: --input '" + in + "' is not NAME=FILE.pb");
-    feeds.emplace(in.substr(0, eq), retarget::ir::read_tensor_file(in.substr(eq + 1)));
-  }
   // Every input the model takes must be given, and nothing else.
-  const auto model = retarget::ir::load(model_path);
-  std::set<std::string> weights, wanted;
-  for (const auto& t : model.graph().initializer()) weights.insert(t.name());
-  for (const auto& v : model.graph().input())
-    if (!weights.contains(v.name())) wanted.insert(v.name());
-  for (const auto& name : wanted)
-    if (!feeds.contains(name))
-      throw usage_error("retarget: run: " + model_path.string() + " takes the input '" + name +
-                        "': give --input " + name + "=FILE.pb");
-  for (const auto& [name, t] : feeds)
-    if (!wanted.contains(name))
-      throw usage_error("retarget: run: " + model_path.string() + " has no input '" + name + "'");
+  const auto model = open_model(model_path);
+  auto feeds = read_inputs(model, model_path, inputs, "run");
+  for (const auto& in : retarget::ir::inputs_of(model))
+    if (!feeds.contains(in.name))
+      throw usage_error("retarget: run: " + model_path.string() + " takes the input '" + in.name +
+                        "': give --input " + in.name + "=FILE.pb");
+  // The outputs' folder, made and tried before the run rather than after it.
+  if (output_dir) {
+    retarget::backend::make_folder(*output_dir);
+    check_writable(fs::path(*output_dir) / "output.pb");
+  }
 
   {
     if (!M::is_available())
@@ -86,10 +77,8 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
       } catch (const retarget::error&) {  // strings: no statistics
       }
       out << "\n";
-      if (output_dir) {
-        fs::create_directories(*output_dir);
+      if (output_dir)
         write_file(fs::path(*output_dir) / (name + ".pb"), t.proto().SerializeAsString());
-      }
     }
     if (output_dir) out << "wrote " << outputs.size() << " outputs to " << *output_dir << "\n";
     return 0;

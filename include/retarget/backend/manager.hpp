@@ -8,8 +8,10 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -17,7 +19,9 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/topology.hpp>
 #include <retarget/options/field.hpp>
 #include <string>
 #include <string_view>
@@ -176,26 +180,52 @@ struct manager_list {
   }
 };
 
-// For engines that run the ONNX file itself: copies it to where the param says its files go.
+// Creates a folder and its parents; retarget::error naming it when it cannot be (a file in the
+// way, a read-only parent, no space).
+inline void make_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
+  if (std::filesystem::exists(dir, ec))
+    throw error("retarget: cannot create folder " + dir.string() + ": a file is in the way");
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw error("retarget: cannot create folder " + dir.string() + ": " + ec.message());
+}
+
+// For engines that run the ONNX file itself: the model, read whole and checked (a file that is
+// not a model, external data missing or outside its folder, a graph no engine can run), is
+// written where the param says its files go, with its external data beside it when it had any.
+// The target is written atomically, so a failed copy leaves the previous one in place.
 inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
                                        const std::filesystem::path& target) {
-  std::filesystem::create_directories(target.parent_path());
+  auto model = ir::load(onnx_file);
+  try {
+    ir::check_structure(model);
+  } catch (const error& e) {
+    throw error("retarget: " + onnx_file.string() + ": " + std::string(e.what()).substr(10));
+  }
   std::error_code same;
-  if (!std::filesystem::equivalent(onnx_file, target, same))
-    std::filesystem::copy_file(onnx_file, target,
-                               std::filesystem::copy_options::overwrite_existing);
-  return {target};
+  if (std::filesystem::equivalent(onnx_file, target, same)) return {target};
+  make_folder(target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path());
+  const auto stored = ir::read_model_file(onnx_file);
+  bool external = false;
+  for (const auto& t : stored.proto().graph().initializer())
+    external = external || t.data_location() == onnx::TensorProto::EXTERNAL;
+  ir::save(model, target, {.external_data_threshold = external ? 1024 : SIZE_MAX});
+  return external ? file_list{target, target.string() + ".data"} : file_list{target};
 }
 
 // A temporary folder, PARENT/.TAG-PID-N, removed with everything in it when it goes out of
-// scope: where a command or a comparison puts the files an engine makes.
+// scope: where a command or a comparison puts the files an engine makes. PARENT must exist; the
+// error names it, not the temporary name.
 class scratch_folder {
  public:
   scratch_folder(const std::filesystem::path& parent, std::string_view tag) {
-    static int counter = 0;
+    static std::atomic<unsigned> counter{0};
     path_ = parent / ("." + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
                       std::to_string(counter++));
-    std::filesystem::create_directories(path_);
+    std::error_code ec;
+    std::filesystem::create_directory(path_, ec);
+    if (ec) throw error("retarget: cannot write in " + parent.string() + ": " + ec.message());
   }
   scratch_folder(const scratch_folder&) = delete;
   scratch_folder& operator=(const scratch_folder&) = delete;

@@ -33,6 +33,7 @@
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/topology.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -70,97 +71,9 @@ namespace detail {
 
 inline bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
-inline std::string node_place(const onnx::NodeProto& n, int index) {
-  return "node " + std::to_string(index) + " " +
-         (n.name().empty() ? std::string() : "'" + n.name() + "' ") + "(" + n.op_type() + ")";
-}
-
-// The names a node's subgraphs read from outer scopes (what they do not define themselves).
-inline void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
-  std::unordered_set<std::string> defined;
-  for (const auto& i : g.input()) defined.insert(i.name());
-  for (const auto& i : g.initializer()) defined.insert(i.name());
-  for (const auto& n : g.node())
-    for (const auto& o : n.output()) defined.insert(o);
-  for (const auto& n : g.node()) {
-    for (const auto& i : n.input())
-      if (!i.empty() && !defined.count(i)) out.insert(i);
-    std::set<std::string> inner;
-    for (const auto& a : n.attribute()) {
-      if (a.has_g()) outer_reads(a.g(), inner);
-      for (const auto& body : a.graphs()) outer_reads(body, inner);
-    }
-    for (const auto& i : inner)
-      if (!defined.count(i)) out.insert(i);
-  }
-}
-
-// Every name a node reads: its inputs and what its subgraphs read from outside.
-inline std::vector<std::string> reads_of(const onnx::NodeProto& n) {
-  std::set<std::string> inner;
-  for (const auto& a : n.attribute()) {
-    if (a.has_g()) outer_reads(a.g(), inner);
-    for (const auto& body : a.graphs()) outer_reads(body, inner);
-  }
-  std::vector<std::string> out;
-  for (const auto& i : n.input())
-    if (!i.empty()) out.push_back(i);
-  out.insert(out.end(), inner.begin(), inner.end());
-  return out;
-}
-
-// The nodes in an order where each comes after what it reads, keeping the given order where
-// it already is one. A read of a name nothing defines, and a cycle, are errors naming nodes.
-inline std::vector<int> topological_order(const onnx::GraphProto& g,
-                                          const std::function<bool(const std::string&)>& outer) {
-  const int n = g.node_size();
-  std::unordered_map<std::string, int> producer;
-  for (int i = 0; i < n; ++i)
-    for (const auto& o : g.node(i).output())
-      if (!o.empty()) producer[o] = i;
-  std::unordered_set<std::string> given;
-  for (const auto& i : g.input()) given.insert(i.name());
-  for (const auto& i : g.initializer()) given.insert(i.name());
-
-  std::vector<int> waiting(static_cast<std::size_t>(n), 0);
-  std::vector<std::vector<int>> readers(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    for (const auto& name : reads_of(g.node(i))) {
-      if (const auto it = producer.find(name); it != producer.end()) {
-        if (it->second == i)
-          throw error("retarget: " + node_place(g.node(i), i) + " reads its own output '" + name +
-                      "': the graph has a cycle");
-        ++waiting[static_cast<std::size_t>(i)];
-        readers[static_cast<std::size_t>(it->second)].push_back(i);
-      } else if (!given.count(name) && !outer(name)) {
-        throw error("retarget: " + node_place(g.node(i), i) + " reads '" + name +
-                    "', which no node, graph input or initializer gives");
-      }
-    }
-  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
-  for (int i = 0; i < n; ++i)
-    if (waiting[static_cast<std::size_t>(i)] == 0) ready.push(i);
-  std::vector<int> order;
-  order.reserve(static_cast<std::size_t>(n));
-  while (!ready.empty()) {
-    const int i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    for (const int r : readers[static_cast<std::size_t>(i)])
-      if (--waiting[static_cast<std::size_t>(r)] == 0) ready.push(r);
-  }
-  if (static_cast<int>(order.size()) != n) {
-    std::string stuck;
-    int count = 0;
-    for (int i = 0; i < n; ++i)
-      if (waiting[static_cast<std::size_t>(i)] > 0 && count++ < 5)
-        stuck += (count > 1 ? ", " : "") + node_place(g.node(i), i);
-    if (count > 5) stuck += " and " + std::to_string(count - 5) + " more";
-    throw error("retarget: the graph has a cycle: these nodes wait on one another's outputs: " +
-                stuck);
-  }
-  return order;
-}
+using ir::node_place;
+using ir::reads_of;
+using ir::topological_order;
 
 std::vector<ir::dim> inline dims_of(const onnx::TensorShapeProto& shape) {
   std::vector<ir::dim> out;

@@ -289,10 +289,17 @@ inline void save(model&& m, const std::filesystem::path& path, const save_option
 
 namespace detail {
 
-// Reads a tensor's external data from the model's folder; paths that leave it, by "..", by
-// an absolute path or through a symbolic link, are refused.
-inline void load_external(onnx::TensorProto& t, const std::filesystem::path& folder,
-                          const std::filesystem::path& model_path) {
+// Where a tensor's external data is: a file in the model's folder, with the bytes there. Paths
+// that leave the folder, by "..", by an absolute path or through a symbolic link, are refused,
+// and so is a file too short for the bytes; nothing is read.
+struct external_span {
+  std::filesystem::path file;
+  std::uint64_t offset = 0, length = 0;
+};
+
+inline external_span locate_external(const onnx::TensorProto& t,
+                                     const std::filesystem::path& folder,
+                                     const std::filesystem::path& model_path) {
   std::string location;
   std::uint64_t offset = 0, length = 0;
   bool has_length = false;
@@ -329,9 +336,8 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
             .first != real_folder.end())
       refuse();
   }
-  std::ifstream in(file, std::ios::binary);
   const auto size = std::filesystem::file_size(file, ec);
-  if (!in || ec)
+  if (ec)
     throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
                 " of tensor '" + t.name() + "' cannot be opened");
   const auto too_short = [&] {
@@ -342,11 +348,19 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
   if (offset > size) too_short();
   if (!has_length) length = size - offset;
   if (length > size - offset) too_short();
-  std::string bytes(length, '\0');
-  in.seekg(static_cast<std::streamoff>(offset));
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(length)))
-    throw error("retarget: " + model_path.string() + ": external data file " + file.string() +
-                " is too short for tensor '" + t.name() + "'");
+  return {file, offset, length};
+}
+
+// Reads a tensor's external data into it (locate_external's checks first).
+inline void load_external(onnx::TensorProto& t, const std::filesystem::path& folder,
+                          const std::filesystem::path& model_path) {
+  const auto span = locate_external(t, folder, model_path);
+  std::ifstream in(span.file, std::ios::binary);
+  std::string bytes(span.length, '\0');
+  in.seekg(static_cast<std::streamoff>(span.offset));
+  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(span.length)))
+    throw error("retarget: " + model_path.string() + ": external data file " + span.file.string() +
+                " of tensor '" + t.name() + "' cannot be read");
   t.mutable_raw_data()->swap(bytes);
   t.clear_external_data();
   t.clear_data_location();
@@ -354,7 +368,7 @@ inline void load_external(onnx::TensorProto& t, const std::filesystem::path& fol
 
 inline onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
   onnx::ModelProto proto;
-  if (!read_proto_file(path, proto))
+  if (!read_proto_file(path, proto, "an ONNX model"))
     throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
   return proto;
 }
@@ -365,6 +379,14 @@ inline onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
 // what only reads names, dims and sizes need not read gigabytes of weights.
 inline model read_model_file(const std::filesystem::path& path) {
   return model(detail::read_model_proto(path));
+}
+
+// Checks the external data of a model read with read_model_file as load() would, without
+// reading it: each file is in the model's folder and long enough for its tensor.
+inline void check_external_data(const model& m, const std::filesystem::path& path) {
+  for (const auto& t : m.proto().graph().initializer())
+    if (t.data_location() == onnx::TensorProto::EXTERNAL)
+      (void)detail::locate_external(t, path.parent_path(), path);
 }
 
 inline model load(const std::filesystem::path& path) {

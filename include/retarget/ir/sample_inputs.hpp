@@ -16,6 +16,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
+#include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <set>
@@ -176,9 +177,24 @@ inline tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed) 
   }
 }
 
+// The most bytes sample_input makes for one input: a model may declare a dim of 100000, but
+// 112 GiB of random numbers is not an input to test it with.
+inline constexpr std::uint64_t sample_limit = std::uint64_t{1} << 30;
+
 // A random tensor for the input: its numbers depend on the seed and the input's name only,
-// not on the model's other inputs.
+// not on the model's other inputs. retarget::error, before anything is allocated, when it
+// would be bigger than sample_limit.
 inline tensor sample_input(const model_input& in, const dims_t& dims, std::uint64_t seed) {
+  std::uint64_t bytes = size_of(in.type) ? size_of(in.type) : 1;
+  bool overflow = false;
+  for (const auto d : dims)
+    overflow = overflow || __builtin_mul_overflow(bytes, static_cast<std::uint64_t>(d), &bytes);
+  if (overflow || bytes > sample_limit)
+    throw error("retarget: input '" + in.name + "' " + std::string(to_string(in.type)) + " " +
+                format_dims(dims) + " is " +
+                (overflow ? std::string("more than 16 EiB") : human_bytes(bytes)) +
+                ", more than the " + human_bytes(sample_limit) +
+                " retarget generates: give it from a file, or smaller dims");
   return random_tensor(in.type, dims, seed ^ detail::fnv1a(in.name));
 }
 

@@ -34,7 +34,7 @@ namespace retarget::ir {
 // type, which every tensor has).
 inline tensor read_tensor_file(const std::filesystem::path& path) {
   onnx::TensorProto proto;
-  if (!detail::read_proto_file(path, proto) ||
+  if (!detail::read_proto_file(path, proto, "an ONNX TensorProto file") ||
       proto.data_type() == onnx::TensorProto_DataType_UNDEFINED)
     throw error("retarget: " + path.string() + " is not an ONNX TensorProto file");
   return tensor(std::move(proto));

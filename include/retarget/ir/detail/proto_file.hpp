@@ -15,17 +15,22 @@
 #include <fstream>
 #include <retarget/core/error.hpp>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 namespace retarget::ir::detail {
 
-// False when the bytes are not one whole `message`; the caller says what it expected.
-inline bool read_proto_file(const std::filesystem::path& path, google::protobuf::Message& message) {
-  if (std::filesystem::is_directory(path))
-    throw error("retarget: cannot open " + path.string() + ": " + std::strerror(EISDIR));
+// False when the bytes are not one whole `message`; the caller says what it expected. `kind`
+// ("an ONNX model") completes the errors: "PATH is an empty file, not an ONNX model".
+inline bool read_proto_file(const std::filesystem::path& path, google::protobuf::Message& message,
+                            std::string_view kind) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw error("retarget: " + path.string() + " is a folder, not " + std::string(kind));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error("retarget: cannot open " + path.string() + ": " + std::strerror(errno));
   if (in.peek() == std::char_traits<char>::eof())
-    throw error("retarget: " + path.string() + " is empty");
+    throw error("retarget: " + path.string() + " is an empty file, not " + std::string(kind));
   google::protobuf::io::IstreamInputStream stream(&in);
   google::protobuf::io::CodedInputStream coded(&stream);
   coded.SetTotalBytesLimit(INT_MAX);
