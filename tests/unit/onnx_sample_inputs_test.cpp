@@ -105,6 +105,22 @@ TEST(SampleInputs, DynamicDimsFromTheGivenShape) {
             "retarget: the model has no input 'y' to give a shape to");
 }
 
+// A declared dim of 100000 is legal; generating 112 GiB for it is refused before anything is
+// allocated, and so is a shape whose byte count overflows.
+TEST(SampleInputs, TooBigToGenerateIsAnError) {
+  const auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {1, 3, 100000, 100000}}});
+  EXPECT_EQ(error_of([&] { rx::sample_inputs(m, {}, 0); }),
+            "retarget: input 'x' float32 [1, 3, 100000, 100000] is 111.8 GiB, more than the 1.0 "
+            "GiB retarget generates: give it from a file, or smaller dims");
+  const auto n = model_with_inputs({{"x", onnx::TensorProto::INT64, {-1, 4}}});
+  EXPECT_EQ(error_of([&] {
+              rx::sample_inputs(n, {{"x", {std::int64_t{1} << 62, 4}}}, 0);
+            }),
+            "retarget: input 'x' int64 [4611686018427387904, 4] is more than 16 EiB, more than "
+            "the 1.0 GiB retarget generates: give it from a file, or smaller dims");
+  EXPECT_EQ(rx::sample_inputs(n, {{"x", {1024, 4}}}, 0).at("x").dims(), (rx::dims_t{1024, 4}));
+}
+
 TEST(SampleInputs, GivenTensorsAreCheckedAndKept) {
   const auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {-1, 2}}});
   const auto given = floats({1, 2, 3, 4}, {2, 2});

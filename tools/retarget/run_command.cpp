@@ -65,8 +65,15 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
     retarget::backend::scratch_folder scratch(fs::temp_directory_path(), "retarget-run");
     if (!work_dir_given) param.work_dir = scratch.path().string();
     const auto backend_files = M::to_backend(model_path, param);
-    auto wrapper = M::build_wrapper(backend_files, param);
-    const auto outputs = wrapper.run(feeds);
+    const auto outputs = [&] {
+      try {
+        auto wrapper = M::build_wrapper(backend_files, param);
+        return wrapper.run(feeds);
+      } catch (const retarget::error& e) {  // the engine names its copy in the scratch folder
+        throw retarget::error(
+            one_line(retarget::backend::with_model_named(e.what(), backend_files, model_path)));
+      }
+    }();
     for (const auto& [name, t] : outputs) {
       out << name << ": " << to_string(t.type()) << " " << retarget::ir::format_dims(t.dims());
       try {

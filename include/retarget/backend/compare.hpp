@@ -97,13 +97,8 @@ tensor_map run_model(const run_target& target, const tensor_map& inputs,
     try {
       auto wrapper = M::build_wrapper(files, param);
       return wrapper.run(inputs);
-    } catch (const error& e) {  // the engine names its copy in the scratch folder: name the model
-      std::string what = e.what();
-      for (const auto& f : files)
-        for (auto at = what.find(f.string()); at != std::string::npos;
-             at = what.find(f.string(), at + 1))
-          what.replace(at, f.string().size(), target.model.string());
-      throw error(what);
+    } catch (const error& e) {  // the engine names its copy in the scratch folder
+      throw error(with_model_named(e.what(), files, target.model));
     }
   });
 }

@@ -214,6 +214,17 @@ inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
   return external ? file_list{target, target.string() + ".data"} : file_list{target};
 }
 
+// An engine's error names the copy of a model it was given (in a scratch folder, say): this
+// names the user's model instead.
+inline std::string with_model_named(std::string what, const file_list& files,
+                                    const std::filesystem::path& model) {
+  for (const auto& f : files)
+    for (auto at = what.find(f.string()); at != std::string::npos;
+         at = what.find(f.string(), at + model.string().size()))
+      what.replace(at, f.string().size(), model.string());
+  return what;
+}
+
 // A temporary folder, PARENT/.TAG-PID-N, removed with everything in it when it goes out of
 // scope: where a command or a comparison puts the files an engine makes. PARENT must exist; the
 // error names it, not the temporary name.

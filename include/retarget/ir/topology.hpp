@@ -12,7 +12,8 @@
 #include <functional>
 #include <queue>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/node_check.hpp>
+#include <retarget/ir/detail/emitter.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/model.hpp>
 #include <set>
 #include <string>
@@ -131,6 +132,7 @@ inline void check_structure(const model& m) {
       throw error("retarget: " + node_place(node, i) + ": the model imports no opset of domain '" +
                   (domain.empty() ? std::string("ai.onnx") : domain) + "'");
     try {
+      const detail::schema_registry_reader reading;
       (void)detail::schema_for(node, *version);
     } catch (const error& e) {
       std::string_view what = e.what();
