@@ -232,6 +232,10 @@ const std::vector<command>& model_commands() {
        {"compare", "{dir}/good.onnx", "--backends", "onnxruntime", "--against", "{in}"}},
       {"backend_convert",
        {"backend", "onnxruntime", "convert", "--onnx-path", "{in}", "--work-dir", "{dir}/ort"}},
+      // The console runs the model where its param says: the folder and the name of {in}.
+      {"backend_run",
+       {"backend", "onnxruntime", "run", "--work-dir", "{in_dir}", "--file-name", "{in_stem}",
+        "--input", "x={dir}/x.pb"}},
   };
   return all;
 }
@@ -268,6 +272,9 @@ const std::vector<bad_input>& bad_models() {
        {{"run",
          "x\\.pb does not fit .*huge_dim\\.onnx: dims \\[1, 3, 4, 4\\], but the model's input "
          "'x' is \\[1, 3, 100000, 100000\\]"},
+        {"backend_run",
+         "x\\.pb does not fit .*huge_dim\\.onnx: dims \\[1, 3, 4, 4\\], but the model's input "
+         "'x' is \\[1, 3, 100000, 100000\\]"},
         {"compare_against",
          "the inputs of .*good\\.onnx do not fit .*huge_dim\\.onnx: dims \\[1, 3, 4, 4\\], but "
          "the model's input 'x' is \\[1, 3, 100000, 100000\\]"}}},
@@ -286,6 +293,8 @@ std::string substitute(std::string arg, const fs::path& dir, const std::string& 
     for (auto at = arg.find(key); at != std::string::npos; at = arg.find(key, at + value.size()))
       arg.replace(at, key.size(), value);
   };
+  replace("{in_dir}", fs::path(in).parent_path().string());
+  replace("{in_stem}", fs::path(in).stem().string());
   replace("{in}", in);
   replace("{dir}", dir.string());
   return arg;
@@ -466,6 +475,9 @@ const std::vector<command>& input_commands() {
       {"run", {"run", "{dir}/good.onnx", "--backend", "onnxruntime", "--input", "x={in}"}},
       {"compare",
        {"compare", "{dir}/good.onnx", "--backends", "onnxruntime,opencv_dnn", "--input", "x={in}"}},
+      {"backend_run",
+       {"backend", "onnxruntime", "run", "--work-dir", "{dir}", "--file-name", "good", "--input",
+        "x={in}"}},
   };
   return all;
 }

@@ -228,9 +228,11 @@ retarget::backend::tensor_map read_inputs(const retarget::ir::model& model,
     const auto [name, file] = name_and_value(item, "--input", "FILE.pb");
     const auto& in = input_named(wanted, name, "--input", model_path);
     auto t = retarget::ir::read_tensor_file(file);
-    if (const auto why = retarget::ir::mismatch(in, t); !why.empty())
-      throw retarget::error("retarget: " + std::string(command) + ": " + file + " does not fit " +
-                            model_path.string() + ": " + why);
+    try {
+      retarget::ir::check_fits(in, t, file, model_path);
+    } catch (const retarget::error& e) {
+      throw retarget::error(prefixed(command, e));
+    }
     given.emplace(name, std::move(t));
   }
   return given;
@@ -278,9 +280,11 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << e.what() << " (see retarget --help)\n";
     return 2;
-  } catch (const retarget::error& e) {
+  } catch (const retarget::error& e) {  // engines' messages may end in a line break
     std::cout.flush();
-    std::cerr << e.what() << "\n";
+    std::string_view what = e.what();
+    while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.remove_suffix(1);
+    std::cerr << what << "\n";
     return 1;
   } catch (const std::filesystem::filesystem_error& e) {  // the path and the system's reason
     std::cout.flush();

@@ -10,10 +10,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <retarget/backend/manager.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/tensor_file.hpp>
+#include <retarget/ir/topology.hpp>
 #include <retarget/options/command_line.hpp>
 #include <string>
 #include <vector>
@@ -51,20 +54,41 @@ int run_command(const std::string& command, options::arguments& args, std::ostre
     const auto inputs = args.all("--input");
     const auto output_dir = args.one("--output-dir");
     const P p = options::from_command_line<P>(args.rest());
+    // An ONNX file the engine runs is checked as convert checks it, so that a bad one is named
+    // by retarget, in one line, not by the engine; other files (an engine plan) must exist.
+    const auto files = M::model_files(p);
+    std::optional<ir::model> model;
+    if (!files.empty() && files.front().extension() == ".onnx") {
+      model = ir::read_model_file(files.front());
+      ir::check_external_data(*model, files.front());
+      try {
+        ir::check_structure(*model);
+      } catch (const error& e) {
+        throw error("retarget: " + files.front().string() + ": " +
+                    std::string(e.what()).substr(10));
+      }
+    }
+    for (const auto& f : files)
+      if (std::error_code ec; !std::filesystem::is_regular_file(f, ec))
+        throw error("retarget: " + f.string() + " is not there: retarget backend " +
+                    std::string(M::backend::name) + " convert makes it");
+    const auto wanted = model ? ir::inputs_of(*model) : std::vector<ir::model_input>{};
     tensor_map feeds;
     for (const auto& in : inputs) {
       const auto eq = in.find('=');
       if (eq == std::string::npos)
         throw error("retarget: --input '" + in + "' is not name=FILE.pb");
-      feeds.emplace(in.substr(0, eq), ir::read_tensor_file(in.substr(eq + 1)));
+      const auto name = in.substr(0, eq), file = in.substr(eq + 1);
+      auto t = ir::read_tensor_file(file);
+      for (const auto& w : wanted)
+        if (w.name == name) ir::check_fits(w, t, file, files.front());
+      feeds.emplace(name, std::move(t));
     }
-    auto wrapper = M::build_wrapper(M::model_files(p), p);
+    if (output_dir) make_folder(*output_dir);
+    auto wrapper = M::build_wrapper(files, p);
     for (const auto& [name, t] : wrapper.run(feeds)) {
       out << name << ": " << to_string(t.type()) << " " << ir::format_dims(t.dims()) << "\n";
-      if (output_dir) {
-        std::filesystem::create_directories(*output_dir);
-        ir::write_tensor_file(std::filesystem::path(*output_dir) / (name + ".pb"), t);
-      }
+      if (output_dir) ir::write_tensor_file(std::filesystem::path(*output_dir) / (name + ".pb"), t);
     }
     return 0;
   }

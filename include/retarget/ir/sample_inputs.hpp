@@ -11,6 +11,7 @@
 #define RETARGET_IR_SAMPLE_INPUTS_HPP
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <retarget/core/error.hpp>
@@ -109,6 +110,14 @@ inline std::string mismatch(const model_input& in, const tensor& t) {
     return "dims " + format_dims(dims) + ", but the model's input '" + in.name + "' is " +
            format_dims(in.shape);
   return {};
+}
+
+// retarget::error "FILE does not fit MODEL: why" when `t`, read from `file`, cannot feed `in`
+// of the model read from `model_file`: how the tool and the backend consoles refuse an input.
+inline void check_fits(const model_input& in, const tensor& t, const std::filesystem::path& file,
+                       const std::filesystem::path& model_file) {
+  if (const auto why = mismatch(in, t); !why.empty())
+    throw error("retarget: " + file.string() + " does not fit " + model_file.string() + ": " + why);
 }
 
 namespace detail {
