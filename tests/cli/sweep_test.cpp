@@ -27,6 +27,7 @@
 #include <regex>
 #include <retarget/ir.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reliability/common.hpp"
@@ -48,6 +49,8 @@ struct outcome {
   std::string out, err;
 };
 
+// The tool runs with TMPDIR at LOGS/tmp, so that the scratch folders run and compare make
+// there are seen too: the caller checks that none is left.
 outcome run_tool(const std::vector<std::string>& args, const fs::path& logs) {
   std::vector<char*> argv;
   std::string tool = RETARGET_CLI;
@@ -63,7 +66,14 @@ outcome run_tool(const std::vector<std::string>& args, const fs::path& logs) {
   posix_spawn_file_actions_addopen(&actions, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, tool.c_str(), &actions, nullptr, argv.data(), environ);
+  std::vector<std::string> variables{"TMPDIR=" + (logs / "tmp").string()};
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with("TMPDIR=")) variables.emplace_back(*e);
+  std::vector<char*> env;
+  for (auto& v : variables) env.push_back(v.data());
+  env.push_back(nullptr);
+  fs::create_directories(logs / "tmp");
+  const int spawned = posix_spawn(&pid, tool.c_str(), &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   outcome result;
   if (spawned != 0) {
@@ -397,6 +407,9 @@ class Sweep : public reliability::scratch_folder {
     EXPECT_TRUE(std::regex_search(r.err, std::regex(expect))) << "expected: " << expect;
     for (const char* leak : leaks) EXPECT_EQ(r.err.find(leak), std::string::npos) << leak;
     EXPECT_EQ(snapshot(work_), before) << "the folder changed";
+    for (const auto& e : fs::directory_iterator(logs_ / "tmp"))  // others' files may be there
+      EXPECT_FALSE(e.path().filename().string().starts_with(".retarget-"))
+          << "a scratch folder is left in TMPDIR: " << e.path();
     return r.err.substr(0, r.err.find('\n'));
   }
 

@@ -125,8 +125,8 @@ int compare(arguments& args, std::ostream& out) {
   for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
 
   // The inputs: from files where given, generated from the seed for the rest.
-  const auto model = open_model(model_path);
-  const auto reference_model = against ? std::optional(open_model(*against)) : std::nullopt;
+  const auto model = open_model(model_path, false);  // the engine reads the weights
+  const auto reference_model = against ? std::optional(open_model(*against, false)) : std::nullopt;
   const auto wanted = ir::inputs_of(model);
   const auto given = read_inputs(model, model_path, input_files, "compare");
   std::map<std::string, ir::dims_t> shapes;

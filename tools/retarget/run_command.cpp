@@ -46,7 +46,7 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
            const std::optional<std::string>& output_dir, typename M::param param,
            bool work_dir_given, std::ostream& out) {
   // Every input the model takes must be given, and nothing else.
-  const auto model = open_model(model_path);
+  const auto model = open_model(model_path, false);  // the engine reads the weights
   auto feeds = read_inputs(model, model_path, inputs, "run");
   for (const auto& in : retarget::ir::inputs_of(model))
     if (!feeds.contains(in.name))

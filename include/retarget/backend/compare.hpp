@@ -122,9 +122,8 @@ inline std::vector<output_comparison> compare_outputs(const tensor_map& actual,
 namespace detail {
 
 // The engine's words without retarget's prefix, on one line.
-inline std::string reason_of(const std::exception& e) {
-  std::string what = e.what();
-  if (what.starts_with("retarget: ")) what.erase(0, 10);
+inline std::string one_line_reason(const std::exception& e) {
+  std::string what(retarget::reason_of(e));
   for (auto& c : what)
     if (c == '\n') c = ' ';
   return what;
@@ -149,7 +148,7 @@ comparison compare(const run_target& reference, const std::vector<run_target>& c
       const auto actual = run_model<Managers>(target, inputs, scratch.path() / std::to_string(k++));
       e.outputs = compare_outputs(actual, expected, tol);
     } catch (const std::exception& failure) {
-      e.failure = detail::reason_of(failure);
+      e.failure = detail::one_line_reason(failure);
     }
   }
   return c;
@@ -225,7 +224,7 @@ void run_exposing(const onnx::ModelProto& proto, const std::string& engine,
     return;
   } catch (const std::exception& e) {
     if (names.size() == 1) {
-      b.refused.push_back({names.front(), engine, reason_of(e)});
+      b.refused.push_back({names.front(), engine, one_line_reason(e)});
       return;
     }
   }
@@ -267,7 +266,8 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
   for (const auto* t : {&reference, &candidate}) try {
       (void)run_model<Managers>(*t, inputs, scratch.path() / "plain");
     } catch (const std::exception& e) {
-      throw error("retarget: bisect: " + t->label() + " does not run: " + detail::reason_of(e));
+      throw error("retarget: bisect: " + t->label() +
+                  " does not run: " + detail::one_line_reason(e));
     }
 
   tensor_map expected, actual;

@@ -65,7 +65,7 @@ int run_command(const std::string& command, options::arguments& args, std::ostre
         ir::check_structure(*model);
       } catch (const error& e) {
         throw error("retarget: " + files.front().string() + ": " +
-                    std::string(e.what()).substr(10));
+                    std::string(retarget::reason_of(e)));
       }
     }
     for (const auto& f : files)

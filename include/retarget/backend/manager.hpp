@@ -8,17 +8,21 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/topology.hpp>
@@ -191,33 +195,47 @@ inline void make_folder(const std::filesystem::path& dir) {
   if (ec) throw error("retarget: cannot create folder " + dir.string() + ": " + ec.message());
 }
 
-// For engines that run the ONNX file itself: the model, read whole and checked (a file that is
-// not a model, external data missing or outside its folder, a graph no engine can run), is
-// written where the param says its files go, with its external data beside it when it had any.
-// The target is written atomically, so a failed copy leaves the previous one in place.
+// For engines that run the ONNX file itself: the model is checked as read (a file that is not
+// a model, external data missing or outside its folder, a graph no engine can run), then
+// written where the param says its files go, atomically, with its external data beside it when
+// it has any. Returns the files written.
 inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
                                        const std::filesystem::path& target) {
-  auto model = ir::load(onnx_file);
-  try {
-    ir::check_structure(model);
-  } catch (const error& e) {
-    throw error("retarget: " + onnx_file.string() + ": " + std::string(e.what()).substr(10));
-  }
-  std::error_code same;
-  if (std::filesystem::equivalent(onnx_file, target, same)) return {target};
-  make_folder(target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path());
   const auto stored = ir::read_model_file(onnx_file);
+  ir::check_external_data(stored, onnx_file);
+  try {
+    ir::check_structure(stored);
+  } catch (const error& e) {
+    throw error("retarget: " + onnx_file.string() + ": " + std::string(retarget::reason_of(e)));
+  }
   bool external = false;
   for (const auto& t : stored.proto().graph().initializer())
     external = external || t.data_location() == onnx::TensorProto::EXTERNAL;
-  ir::save(model, target, {.external_data_threshold = external ? 1024 : SIZE_MAX});
-  return external ? file_list{target, target.string() + ".data"} : file_list{target};
+  std::error_code same;
+  if (std::filesystem::equivalent(onnx_file, target, same)) return {target};
+  make_folder(target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path());
+  if (!external) {  // the bytes as they are
+    std::ifstream in(onnx_file, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), {}};
+    ir::atomic_file out(target);
+    out.write(bytes.data(), bytes.size());
+    out.commit();
+    return {target};
+  }
+  auto whole = ir::load(onnx_file);
+  ir::save(whole, target, {.external_data_threshold = 1024});
+  const std::filesystem::path data = target.string() + ".data";
+  std::error_code ec;
+  return std::filesystem::exists(data, ec) ? file_list{target, data} : file_list{target};
 }
 
 // An engine's error names the copy of a model it was given (in a scratch folder, say): this
-// names the user's model instead.
-inline std::string with_model_named(std::string what, const file_list& files,
+// names the user's model instead. Longer paths go first, so that FILE.onnx.data is not taken
+// for FILE.onnx followed by ".data".
+inline std::string with_model_named(std::string what, file_list files,
                                     const std::filesystem::path& model) {
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
   for (const auto& f : files)
     for (auto at = what.find(f.string()); at != std::string::npos;
          at = what.find(f.string(), at + model.string().size()))
@@ -232,11 +250,13 @@ class scratch_folder {
  public:
   scratch_folder(const std::filesystem::path& parent, std::string_view tag) {
     static std::atomic<unsigned> counter{0};
-    path_ = parent / ("." + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
-                      std::to_string(counter++));
-    std::error_code ec;
-    std::filesystem::create_directory(path_, ec);
-    if (ec) throw error("retarget: cannot write in " + parent.string() + ": " + ec.message());
+    for (;;) {  // a folder a killed run of the same pid left is not reused
+      path_ = parent / ("." + std::string(tag) + "-" + std::to_string(::getpid()) + "-" +
+                        std::to_string(counter++));
+      std::error_code ec;
+      if (std::filesystem::create_directory(path_, ec)) break;
+      if (ec) throw error("retarget: cannot write in " + parent.string() + ": " + ec.message());
+    }
   }
   scratch_folder(const scratch_folder&) = delete;
   scratch_folder& operator=(const scratch_folder&) = delete;

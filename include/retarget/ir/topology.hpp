@@ -14,6 +14,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/emitter.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
 #include <set>
 #include <string>
@@ -118,26 +119,31 @@ inline std::vector<int> topological_order(const onnx::GraphProto& g,
 }
 
 // Throws retarget::error naming the node when the main graph has a cycle or a node reads a name
-// nothing gives, or when a node of a domain ONNX defines (the default one, ai.onnx.ml) is not
-// an op of the model's opset for that domain. Ops of other domains are the engines' to know.
+// nothing gives, or when a node of a domain ONNX defines is not an op of the model's opset for
+// that domain. Ops of other domains, and of opsets newer than the ONNX library retarget links
+// knows, are the engines' to know.
 inline void check_structure(const model& m) {
   const auto& g = m.proto().graph();
   (void)topological_order(g, [](const std::string&) { return false; });
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& node = g.node(i);
-    const std::string domain = node.domain() == "ai.onnx" ? std::string() : node.domain();
-    if (!domain.empty() && domain != "ai.onnx.ml") continue;
+    const std::string domain(detail::canonical_domain(node.domain()));
+    if (!is_standard_domain(domain)) continue;
     const auto version = m.opset(domain);
     if (!version)
       throw error("retarget: " + node_place(node, i) + ": the model imports no opset of domain '" +
                   (domain.empty() ? std::string("ai.onnx") : domain) + "'");
+    const detail::schema_registry_reader reading;
+    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    if (const auto range = known.find(domain);
+        range == known.end() || *version > range->second.second)
+      continue;
+    onnx::NodeProto spelled = node;  // the schema table writes the default domain as ""
+    spelled.set_domain(domain);
     try {
-      const detail::schema_registry_reader reading;
-      (void)detail::schema_for(node, *version);
+      (void)detail::schema_for(spelled, *version);
     } catch (const error& e) {
-      std::string_view what = e.what();
-      if (what.starts_with("retarget: ")) what.remove_prefix(10);
-      throw error("retarget: " + node_place(node, i) + ": " + std::string(what));
+      throw error("retarget: " + node_place(node, i) + ": " + std::string(reason_of(e)));
     }
   }
 }
