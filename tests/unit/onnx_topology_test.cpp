@@ -41,8 +41,9 @@ TEST(Topology, TheDefaultDomainHasTwoSpellings) {
 }
 
 TEST(Topology, UnknownOpsAreRefusedWhereTheLinkedOnnxKnowsTheOpset) {
-  EXPECT_EQ(error_of([] { rx::check_structure(one_node("Frobnicate", "", 17)); }).rfind(
-                "retarget: node 0 'n' (Frobnicate): Frobnicate (opset 17): unknown op", 0),
+  EXPECT_EQ(error_of([] {
+              rx::check_structure(one_node("Frobnicate", "", 17));
+            }).rfind("retarget: node 0 'n' (Frobnicate): Frobnicate (opset 17): unknown op", 0),
             0u);
   EXPECT_EQ(error_of([] { rx::check_structure(one_node("LayerNormalization", "", 13)); }),
             "retarget: node 0 'n' (LayerNormalization): LayerNormalization (opset 13): the op "
@@ -55,10 +56,14 @@ TEST(Topology, UnknownOpsAreRefusedWhereTheLinkedOnnxKnowsTheOpset) {
 }
 
 TEST(Topology, DanglingReadsAndCyclesNameTheNode) {
-  EXPECT_EQ(error_of([] { rx::check_structure(one_node("Add", "", 17, {"x", "nowhere"})); }),
+  EXPECT_EQ(error_of([] {
+              rx::check_structure(one_node("Add", "", 17, {"x", "nowhere"}));
+            }),
             "retarget: node 0 'n' (Add) reads 'nowhere', which no node, graph input or "
             "initializer gives");
-  EXPECT_EQ(error_of([] { rx::check_structure(one_node("Add", "", 17, {"x", "y"})); }),
+  EXPECT_EQ(error_of([] {
+              rx::check_structure(one_node("Add", "", 17, {"x", "y"}));
+            }),
             "retarget: node 0 'n' (Add) reads its own output 'y': the graph has a cycle");
 }
 
