@@ -2,7 +2,6 @@
 // export as its onnx_config says (with its backend's rewrites), convert with the backend's
 // manager, run on the test input, compare with PyTorch's output. Every file is made in a
 // staging folder beside the work dir and moved in only when all stages passed.
-#include <cctype>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -111,27 +110,10 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
   return results;
 }
 
-// The user's work dir in an error, where it named the staging folder the files were made in
-// ("cannot write DIR/.retarget-deploy-7-0/end2end.onnx" says DIR/end2end.onnx).
-std::string named_as_work_dir(std::string message, const fs::path& work_dir) {
-  const std::string tag = ".retarget-deploy-";
-  for (auto at = message.find(tag); at != std::string::npos; at = message.find(tag, at)) {
-    auto begin = message.rfind(' ', at);
-    begin = begin == std::string::npos ? 0 : begin + 1;
-    auto end = at + tag.size();
-    while (end < message.size() &&
-           (std::isdigit(static_cast<unsigned char>(message[end])) || message[end] == '-'))
-      ++end;
-    message.replace(begin, end - begin, work_dir.string());
-    at = begin + work_dir.string().size();
-  }
-  return message;
-}
-
 void deploy_for(const retarget::config::deploy_config& cfg, const fs::path& config_path,
                 std::string_view model_name, const fs::path& work_dir, double tolerance,
                 bool skip_unavailable, const std::vector<std::string>& compare_with,
-                clock_type::time_point start, deploy_row& row, std::ostream& out);
+                clock_type::time_point start, deploy_row& row, fs::path& staged, std::ostream& out);
 
 deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
                       const fs::path& work_dir, double tolerance, bool skip_unavailable,
@@ -148,13 +130,15 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
             std::to_string(cfg.document.files().size()) + " files with its bases",
         since(start));
 
+  fs::path staged;  // where the files are made before they move to the work dir
   try {
     deploy_for(cfg, config_path, model_name, work_dir, tolerance, skip_unavailable, compare_with,
-               start, row, out);
+               start, row, staged, out);
   } catch (const usage_error&) {
     throw;
-  } catch (const retarget::error& e) {
-    throw retarget::error(named_as_work_dir(e.what(), work_dir));
+  } catch (const retarget::error& e) {  // an error names the work dir, not the staging folder
+    if (staged.empty()) throw;
+    throw retarget::error(retarget::backend::with_model_named(e.what(), {staged}, work_dir));
   }
   row.seconds = since(start);
   return row;
@@ -163,7 +147,8 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
 void deploy_for(const retarget::config::deploy_config& cfg, const fs::path& config_path,
                 std::string_view model_name, const fs::path& work_dir, double tolerance,
                 bool skip_unavailable, const std::vector<std::string>& compare_with,
-                clock_type::time_point start, deploy_row& row, std::ostream& out) {
+                clock_type::time_point start, deploy_row& row, fs::path& staged,
+                std::ostream& out) {
   managers::visit(cfg.backend, [&](auto manager) {
     using M = decltype(manager);
     using B = typename M::backend;
@@ -213,6 +198,7 @@ void deploy_for(const retarget::config::deploy_config& cfg, const fs::path& conf
                               ": a file is in the way of the work dir");
       retarget::backend::make_folder(parent);
       retarget::backend::scratch_folder staging(parent, "retarget-deploy");
+      staged = staging.path();
 
       auto t0 = clock_type::now();
       const typename E::model model;
