@@ -341,16 +341,23 @@ class graph_base {
   template <std::size_t N, class... Args>
   auto emit_op(std::string_view domain, std::string_view type, const Args&... args) {
     static_assert(N >= 1, "retarget: g.op<N> needs N >= 1 outputs");
-    static_assert(
+    constexpr bool takes_all =
         ((detail::is_single_input<std::remove_cvref_t<Args>> ||
-          detail::is_input_list<std::remove_cvref_t<Args>> || Attribute<Args>)&&...),
-        "retarget: g.op takes values, ranges of values, no_input and attributes after the op name");
-    auto d = start(domain, type);
-    (add_argument(d, args), ...);
-    auto outs = finish(std::move(d), N);
-    if constexpr (N == 1) {
-      return outs.front();
+          detail::is_input_list<std::remove_cvref_t<Args>> || Attribute<Args>)&&...);
+    static_assert(takes_all,
+                  "retarget: g.op takes values, ranges of values, no_input and "
+                  "attributes after the op name");
+    // A wrong argument stops here, so the assertion is the only error.
+    if constexpr (!takes_all)
+      return value{};
+    else if constexpr (N == 1) {
+      auto d = start(domain, type);
+      (add_argument(d, args), ...);
+      return finish(std::move(d), N).front();
     } else {
+      auto d = start(domain, type);
+      (add_argument(d, args), ...);
+      auto outs = finish(std::move(d), N);
       std::array<value, N> out;
       for (std::size_t i = 0; i < N; ++i) out[i] = outs[i];
       return out;
@@ -482,9 +489,13 @@ class graph_base {
                                       : onnx::TypeProto{}));
       values_.set_producer(n, proto_.node_size() - 1);
     }
-    if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1 &&
-        added->attribute(0).has_t())
-      values_.set_data(added->output(0), &added->attribute(0).t());
+    if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1) {
+      const auto& a = added->attribute(0);
+      if (a.has_t())
+        values_.set_data(added->output(0), &a.t());
+      else if (auto t = detail::constant_as_tensor(a))
+        values_.own_data(added->output(0), std::move(*t));
+    }
     return outs;
   }
 

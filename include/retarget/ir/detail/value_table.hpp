@@ -40,6 +40,12 @@ class value_table {
   }
   // A value whose data is known (an initializer, a Constant's output): inference may read it.
   void set_data(const std::string& name, const onnx::TensorProto* data) { data_[name] = data; }
+  // The same, for data the node holds in another form (a Constant's value_ints): the table
+  // keeps the tensor made from it.
+  void own_data(const std::string& name, onnx::TensorProto data) {
+    owned_data_.push_back(std::move(data));
+    data_[name] = &owned_data_.back();
+  }
   void clear_data(const std::string& name) { data_.erase(name); }
   // A node's output, at that index of the graph's nodes.
   void set_producer(const std::string& name, int node) { producers_[name] = node; }
@@ -95,6 +101,7 @@ class value_table {
   std::unordered_map<std::string, std::uint32_t> ids_;
   type_map types_;
   data_map data_;
+  std::deque<onnx::TensorProto> owned_data_;  // a deque: data_ points into it
   std::unordered_map<std::string, int> producers_;
 };
 
