@@ -2,16 +2,20 @@
 // imported with retarget::convert::import, which rebuilds it through the runtime-name path
 // (g.input, g.initializer, node_spec and g.emit, g.output), its If/Loop/Scan bodies rebuilt the
 // same way as subgraphs of the graph (g.subgraph); the whole rebuilt model must equal the original
-// (graph inputs and outputs with their types, initializers, every node in order, subgraph bodies,
-// opset imports) and pass ONNX's checker and strict shape inference.
+// (the ModelProto field by field: ir_version, producer name and version, doc_string, metadata,
+// functions, opset imports as a set, and the graph: inputs and outputs with their types,
+// initializers, every node in order, subgraph bodies) and pass ONNX's checker and strict shape
+// inference.
 //
-//   retarget_conformance [DATA_ROOT [EXPECTED_FAILURES]]
+//   retarget_conformance [DATA_ROOT [EXPECTED_FAILURES [CASES]]]
 //
 // DATA_ROOT defaults to /usr/share/libonnx-testdata/data; every model.onnx under it is a
 // case, named by its folder relative to DATA_ROOT ("node/test_abs"). EXPECTED_FAILURES lists
-// the cases that cannot pass, one "case  # reason" a line. Exit status: 0 when every failure
-// is listed and every listed case fails, 1 otherwise, 2 on bad arguments, 77 (ctest's skip)
-// when DATA_ROOT does not exist.
+// the cases that cannot pass, one "case  # reason" a line. CASES, when given, is how many
+// cases the data must hold: a partial or missing package fails rather than passing on fewer.
+// Exit status: 0 when every failure is listed, every listed case fails and the count is
+// right, 1 otherwise, 2 on bad arguments; when DATA_ROOT does not exist, 77 (ctest's skip),
+// or 1 in strict mode (tests/support/strict.hpp).
 #include <google/protobuf/util/message_differencer.h>
 
 #include <algorithm>
@@ -23,6 +27,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <retarget/convert/convert.hpp>
 #include <retarget/ir.hpp>
 #include <set>
@@ -31,12 +36,12 @@
 #include <utility>
 #include <vector>
 
+#include "support/strict.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 namespace rx = retarget::ir;
-
-constexpr int exit_skip = 77;
 
 // Subgraph bodies the emitter rebuilt, over all models: reported, so that a run that rebuilt
 // none (the bodies copied after all) would show.
@@ -164,6 +169,21 @@ void compare_opset_imports(const onnx::ModelProto& original, const onnx::ModelPr
     throw retarget::error("opset imports " + text(b) + ", the original's are " + text(a));
 }
 
+// The whole of two models: the graph and the opset imports first, so that a failure names the
+// part, then every field of the ModelProto (ir_version, producer, doc_string, metadata,
+// functions, training info, ...), the opset imports compared as a set.
+void compare_models(const onnx::ModelProto& original, const onnx::ModelProto& rebuilt) {
+  compare_graphs(original.graph(), rebuilt.graph());
+  compare_opset_imports(original, rebuilt);
+  google::protobuf::util::MessageDifferencer differencer;
+  differencer.TreatAsSet(onnx::ModelProto::descriptor()->FindFieldByName("opset_import"));
+  std::string report;
+  differencer.ReportDifferencesToString(&report);
+  if (!differencer.Compare(original, rebuilt))
+    throw retarget::error("the model differs from the original: " +
+                          (report.empty() ? std::string("(differs)") : report));
+}
+
 // Imports the model at `file` (retarget::convert::import: every node through the checked
 // emitter, nothing rewritten), compares the whole of it with the original, and runs ONNX's
 // checker on it; throws on the first difference or error.
@@ -171,17 +191,63 @@ void rebuild(const fs::path& file) {
   const rx::model original = rx::load(file);
   const rx::model rebuilt = retarget::convert::import(original);
   subgraphs_rebuilt += count_subgraphs(original.graph());
-  compare_graphs(original.graph(), rebuilt.graph());
-  compare_opset_imports(original.proto(), rebuilt.proto());
+  compare_models(original.proto(), rebuilt.proto());
   rebuilt.check();
 }
 
-int run(const fs::path& root, std::map<std::string, expectation> expected) {
+// The comparison must see every field of a model: each change below of a model equal to itself
+// must fail it, and reordering the opset imports must not. Throws when one goes unseen.
+void check_the_comparison(const onnx::ModelProto& model) {
+  const auto fails = [&](const char* what, auto change) {
+    onnx::ModelProto changed = model;
+    change(changed);
+    try {
+      compare_models(model, changed);
+    } catch (const retarget::error&) {
+      return;
+    }
+    throw retarget::error(std::string("the comparison does not see a change of ") + what);
+  };
+  compare_models(model, model);
+  fails("ir_version", [](auto& m) { m.set_ir_version(m.ir_version() + 1); });
+  fails("producer_name", [](auto& m) { m.set_producer_name(m.producer_name() + "x"); });
+  fails("producer_version", [](auto& m) { m.set_producer_version(m.producer_version() + "x"); });
+  fails("doc_string", [](auto& m) { m.set_doc_string(m.doc_string() + "x"); });
+  fails("model_version", [](auto& m) { m.set_model_version(m.model_version() + 1); });
+  fails("metadata_props", [](auto& m) {
+    auto* p = m.add_metadata_props();
+    p->set_key("k");
+    p->set_value("v");
+  });
+  fails("functions", [](auto& m) {
+    auto* f = m.add_functions();
+    f->set_name("f");
+    f->set_domain("local");
+  });
+  fails("an opset import", [](auto& m) {
+    auto* o = m.add_opset_import();
+    o->set_domain("local");
+    o->set_version(1);
+  });
+  fails("an opset version",
+        [](auto& m) { m.mutable_opset_import(0)->set_version(m.opset_import(0).version() + 1); });
+  onnx::ModelProto reordered = model;
+  auto* o = reordered.add_opset_import();
+  o->set_domain("local");
+  o->set_version(1);
+  onnx::ModelProto reordered_too = reordered;
+  reordered_too.mutable_opset_import()->SwapElements(0, reordered_too.opset_import_size() - 1);
+  compare_models(reordered, reordered_too);
+}
+
+int run(const fs::path& root, std::map<std::string, expectation> expected,
+        std::optional<std::size_t> pinned) {
   std::vector<std::string> cases;
   for (const auto& entry : fs::recursive_directory_iterator(root))
     if (entry.is_regular_file() && entry.path().filename() == "model.onnx")
       cases.push_back(entry.path().parent_path().lexically_relative(root).generic_string());
   std::sort(cases.begin(), cases.end());
+  if (!cases.empty()) check_the_comparison(rx::load(root / cases.front() / "model.onnx").proto());
 
   std::size_t passed = 0, expected_failures = 0, unexpected_failures = 0, unexpected_passes = 0;
   for (const auto& name : cases) {
@@ -227,27 +293,34 @@ int run(const fs::path& root, std::map<std::string, expectation> expected) {
             << unexpected_failures << " unexpected failures, " << unexpected_passes
             << " unexpected passes; " << subgraphs_rebuilt << " subgraph bodies rebuilt\n";
   std::cout << passed << " passed, " << failed << " failed" << std::endl;
+  bool complete = !cases.empty();
+  if (pinned && cases.size() != *pinned) {
+    complete = false;
+    std::cout << "ERROR " << cases.size() << " models under " << root.string() << ", not the "
+              << *pinned << " the test data holds: a missing or partial package\n";
+  }
   const bool honest = unexpected_failures == 0 && unexpected_passes == 0 && unknown == 0;
-  return honest && !cases.empty() ? 0 : 1;
+  return honest && complete ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 3) {
-    std::cerr << "usage: retarget_conformance [DATA_ROOT [EXPECTED_FAILURES]]\n";
+  if (argc > 4) {
+    std::cerr << "usage: retarget_conformance [DATA_ROOT [EXPECTED_FAILURES [CASES]]]\n";
     return 2;
   }
   const fs::path root = argc > 1 ? argv[1] : "/usr/share/libonnx-testdata/data";
-  if (!fs::is_directory(root)) {
-    std::cerr << "retarget_conformance: no test data at " << root.string()
-              << " (install libonnx-testdata); skipped\n";
-    return exit_skip;
-  }
+  if (!fs::is_directory(root))
+    return retarget_test::skip_status(
+        "the ONNX backend test data (libonnx-testdata)",
+        "retarget_conformance: no test data at " + root.string() + " (install libonnx-testdata)");
   try {
     std::map<std::string, expectation> expected;
     if (argc > 2) expected = read_expected_failures(argv[2]);
-    return run(root, std::move(expected));
+    std::optional<std::size_t> pinned;
+    if (argc > 3) pinned = static_cast<std::size_t>(std::stoul(argv[3]));
+    return run(root, std::move(expected), pinned);
   } catch (const std::exception& e) {
     std::cerr << "retarget_conformance: " << e.what() << '\n';
     return 2;

@@ -158,6 +158,8 @@ class rebuilder {
         const auto& type = in.type().tensor_type();
         scope[in.name()] =
             g.input(in.name(), static_cast<ir::dtype>(type.elem_type()), dims_of(type.shape()));
+      } else if (!in.has_type()) {  // a subgraph's, typed by its node
+        scope[in.name()] = g.input(in.name(), ir::untyped);
       } else {
         scope[in.name()] = g.input(in.name(), in.type());
       }
@@ -195,7 +197,10 @@ class rebuilder {
       const ir::value v = lookup(out.name());
       const std::string name = v.name() == out.name() ? std::string() : out.name();
       // The declared type, as the model had it; one without a shape would fail the checker.
-      if (out.has_type() && (!out.type().has_tensor_type() || out.type().tensor_type().has_shape()))
+      if (!out.has_type() && !main_graph)
+        g.output(v, name, ir::untyped);
+      else if (out.has_type() &&
+               (!out.type().has_tensor_type() || out.type().tensor_type().has_shape()))
         g.output(v, name, out.type());
       else
         g.output(v, name);
@@ -482,6 +487,20 @@ inline std::pair<std::size_t, std::size_t> remove_dead(onnx::GraphProto& g) {
   return {dead, unused};
 }
 
+// The opset imports as the model wrote them (the standard domain as "", "ai.onnx" or no domain
+// field at all; their order), when the rebuilt model imports the same domains at the same
+// versions.
+inline void keep_import_spelling(const onnx::ModelProto& from, onnx::ModelProto& to) {
+  const auto imports = [](const onnx::ModelProto& m) {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& o : m.opset_import())
+      out[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+    return out;
+  };
+  if (from.opset_import_size() == to.opset_import_size() && imports(from) == imports(to))
+    *to.mutable_opset_import() = from.opset_import();
+}
+
 inline std::size_t node_count(const onnx::GraphProto& g) {
   return static_cast<std::size_t>(g.node_size());
 }
@@ -507,9 +526,13 @@ result convert(const ir::model& source, const options& o = {}) {
   bool changed = true;
   for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
     ir::graph g(opset);
+    bool imports_standard = current.opset_import_size() == 0;
     for (const auto& import : current.opset_import())
       if (!import.domain().empty() && import.domain() != "ai.onnx")
         g.set_domain_version(import.domain(), static_cast<int>(import.version()));
+      else
+        imports_standard = true;
+    if (!imports_standard) g.import_standard_domain_only_if_used();
     g.set_name(current.graph().name());
     // Names the rebuilt nodes will take are kept from the ones rewrites generate.
     std::vector<std::string> names;
@@ -535,6 +558,7 @@ result convert(const ir::model& source, const options& o = {}) {
     if (current.has_model_version()) next.set_model_version(current.model_version());
     *next.mutable_metadata_props() = current.metadata_props();
     *next.mutable_functions() = current.functions();
+    detail::keep_import_spelling(current, next);
     if (o.cleanup) {
       const auto [dead, unused] = detail::remove_dead(*next.mutable_graph());
       r.dead_nodes_removed += dead;

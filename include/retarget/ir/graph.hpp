@@ -59,6 +59,13 @@ struct node_spec {
   std::string doc_string;
 };
 
+// Declares a subgraph's input or output without a type (its node gives the type), as ONNX allows
+// there: g.input("i", untyped), g.output(v, "o", untyped).
+struct untyped_t {
+  explicit untyped_t() = default;
+};
+inline constexpr untyped_t untyped{};
+
 class graph_base {
  public:
   explicit graph_base(int opset = default_opset) : root_(this) {
@@ -99,14 +106,29 @@ class graph_base {
                   " is out of range: versions start at 1");
     root_->domain_versions_[std::move(domain)] = version;
   }
-  // The (domain, version) pairs of the domains this graph's nodes use, the standard one first.
+  // The (domain, version) pairs of the domains this graph's nodes use, the standard one first
+  // (always, unless import_standard_domain_only_if_used was called).
   std::vector<std::pair<std::string, int>> opset_imports() const {
-    std::vector<std::pair<std::string, int>> out{{"", opset()}};
+    std::vector<std::pair<std::string, int>> out;
+    if (root_->standard_domain_used_ || !root_->standard_domain_only_if_used_)
+      out.emplace_back("", opset());
     for (const auto& d : root_->used_domains_) out.emplace_back(d, domain_version(d));
     return out;
   }
+  // Imports the standard domain only if a node uses it: for a model of other domains alone (a
+  // training graph of ai.onnx.preview.training), which imports nothing else. The graph's opset
+  // still checks the nodes of the standard domain a rewrite may add.
+  void import_standard_domain_only_if_used() { root_->standard_domain_only_if_used_ = true; }
 
   // ---- Values that are not node outputs ----
+
+  // A subgraph input without a type: the node that runs the subgraph gives it.
+  value input(std::string name, untyped_t) {
+    require_subgraph("input", name);
+    claim_name(name, "graph input");
+    proto_.add_input()->set_name(name);
+    return add_value(std::move(name), onnx::TypeProto{});
+  }
 
   // A graph input of any type (a sequence, an optional, a map), as a converter reads it.
   value input(std::string name, const onnx::TypeProto& type) {
@@ -211,6 +233,13 @@ class graph_base {
   void output(const value& v, std::string name, const onnx::TypeProto& declared) {
     output(v, std::move(name));
     *proto_.mutable_output(proto_.output_size() - 1)->mutable_type() = declared;
+  }
+
+  // Marks v as an output of a subgraph that declares no type for it (its node infers it).
+  void output(const value& v, std::string name, untyped_t) {
+    require_subgraph("output", name.empty() ? v.name() : name);
+    output(v, std::move(name));
+    proto_.mutable_output(proto_.output_size() - 1)->clear_type();
   }
 
   // Marks v as a graph output, named `name` (v's own name when empty).
@@ -410,6 +439,12 @@ class graph_base {
     return name;
   }
 
+  void require_subgraph(const char* what, const std::string& name) const {
+    if (!parent_)
+      throw error(std::string("retarget: graph ") + what + " '" + name +
+                  "' needs a type: only a subgraph's inputs and outputs may go without one");
+  }
+
   void check_owned(const value& v, const std::string& where) const {
     if (!v.valid()) throw error("retarget: " + where + " is an empty value");
     for (const graph_base* g = this; g; g = g->parent_)
@@ -431,6 +466,8 @@ class graph_base {
   void note_domains(const onnx::NodeProto& node) {
     if (!detail::canonical_domain(node.domain()).empty())
       root_->used_domains_.insert(node.domain());
+    else
+      root_->standard_domain_used_ = true;
     for (const auto& a : node.attribute()) {
       if (a.has_g())
         for (const auto& n : a.g().node()) note_domains(n);
@@ -533,6 +570,8 @@ class graph_base {
   // Shared by a root graph and its subgraphs (kept on the root).
   std::map<std::string, int> domain_versions_;
   std::set<std::string> used_domains_;
+  bool standard_domain_used_ = false;
+  bool standard_domain_only_if_used_ = false;
   std::unordered_set<std::string> used_names_;
   std::unordered_set<std::string> reserved_names_;
   std::size_t node_counter_ = 0;
