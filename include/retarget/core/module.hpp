@@ -105,6 +105,13 @@ template <class W, class M, class Config, class... E>
 inline constexpr bool wrapper_constructible<W, M, Config, std::tuple<E...>> =
     std::constructible_from<W, M&, const Config&, const E&...>;
 
+// Stands for a config of any type: a wrapper constructible from it, and not from the config the
+// call has, names its own config type (the usual slip: an export passes a config_ref).
+struct any_config {
+  template <class T>
+  operator const T&() const;
+};
+
 template <class M, class... A>
 constexpr decltype(auto) call_module(M& module, A&&... args) {
   using self = std::remove_const_t<M>;
@@ -119,8 +126,15 @@ constexpr decltype(auto) call_module(M& module, A&&... args) {
     const auto env = env_of(args...);
     using config = std::remove_cvref_t<decltype(env.config())>;
     constexpr auto extra = wrapper_arguments<rewrite>();
-    if constexpr (!wrapper_constructible<wrapper, M, config,
-                                         std::remove_cvref_t<decltype(extra)>>) {
+    using extra_t = std::remove_cvref_t<decltype(extra)>;
+    if constexpr (!wrapper_constructible<wrapper, M, config, extra_t> &&
+                  wrapper_constructible<wrapper, M, any_config, extra_t>) {
+      static_assert(dependent_false<M>,
+                    "retarget: module wrapper takes the deploy config by its own type, but the "
+                    "call passes another (an export passes a retarget::trace::config_ref): take "
+                    "`const retarget::trace::config_ref& cfg` and read cfg.as<your_config>()");
+      return poisoned{};
+    } else if constexpr (!wrapper_constructible<wrapper, M, config, extra_t>) {
       static_assert(dependent_false<M>,
                     "retarget: module wrapper cannot be constructed from (module&, const config&, "
                     "extra arguments...); give it that constructor");

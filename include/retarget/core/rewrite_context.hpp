@@ -52,6 +52,9 @@ using list_arg = const std::initializer_list<std::int64_t>&;
 struct poisoned {
   template <class T>
   operator T() const;
+  // A range of itself, for a caller that walks the result (an export's outputs).
+  const poisoned* begin() const;
+  const poisoned* end() const;
   template <class T>
   friend poisoned operator==(poisoned, const T&);
   template <class T>

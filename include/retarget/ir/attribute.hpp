@@ -199,6 +199,14 @@ void string_literal_is_not_a_value_onnx_defines_for_this_attribute_name();
 template <class S>
 concept runtime_string = std::convertible_to<S, std::string_view> &&
     !(std::is_array_v<std::remove_reference_t<S>> && std::is_const_v<std::remove_reference_t<S>>);
+
+// A value no overload of "name"_s = ... takes ("mode"_s = 3): one static_assert, not the list
+// of every overload that does not match.
+template <class T>
+concept not_a_string =
+    !std::convertible_to<T, std::string_view> && !std::convertible_to<T, std::vector<std::string>>;
+template <class T>
+inline constexpr bool string_attribute_given = false;
 }  // namespace detail
 
 // Clang reports through diagnose_if, whose message leads the error; GCC names the failing
@@ -255,6 +263,14 @@ struct string_key {
   attribute<Name, attr_type::strings, std::vector<std::string>> operator=(
       const std::vector<std::string>& v) {
     return {v};
+  }
+  template <detail::not_a_string T>
+  attribute<Name, attr_type::string, std::string> operator=(T&&) {
+    static_assert(detail::string_attribute_given<T>,
+                  "retarget: a string attribute (\"name\"_s) is given a value that is not a "
+                  "string: write a string, or the suffix of the value's kind (_i int, _f float, "
+                  "_t tensor)");
+    return {};
   }
 };
 

@@ -74,15 +74,37 @@ auto raise(session& s, R&& result) {
   }
 }
 
+// An argument that session_of can take the session from.
+template <class T>
+inline constexpr bool holds_session = is_tensor_v<T> || requires(const T& t) {
+  t.front().owner();
+};
+
+template <class...>
+inline constexpr bool apply_misused = false;
+
 }  // namespace detail
 
-// Runs the symbolic op Op on the arguments, through symbolic rewrites for their backend.
+// Runs the symbolic op Op on the arguments, through symbolic rewrites for their backend. A
+// misuse is one static_assert that names apply, not an error deep in retarget::call.
 template <class Op, class... A>
 auto apply(const A&... args) {
   using B = backend_of_t<A...>;
-  session& s = detail::session_of(args...);
-  return detail::raise<B>(
-      s, retarget::call<B>(s.environment(), Op{}, s.graph(), detail::lower(args)...));
+  if constexpr (!SymbolicOp<Op>) {
+    static_assert(detail::apply_misused<Op>,
+                  "retarget: apply<Op> needs a symbolic op (derived from retarget::symbolic_op); "
+                  "an op of the library or an op_function is called, not applied: write op(x)");
+    return tensor<B>{};
+  } else if constexpr (!(detail::holds_session<A> || ...)) {
+    static_assert(detail::apply_misused<Op, A...>,
+                  "retarget: apply<Op> needs a traced tensor (or a range of them) among its "
+                  "arguments");
+    return tensor<B>{};
+  } else {
+    session& s = detail::session_of(args...);
+    return detail::raise<B>(
+        s, retarget::call<B>(s.environment(), Op{}, s.graph(), detail::lower(args)...));
+  }
 }
 
 // An op of the library: a rewritable function whose origin applies the symbolic op Op.

@@ -1,0 +1,25 @@
+// apply<Op> with an op that is not a symbolic op: it has a symbolic, but no symbolic_op base.
+// expect: static assertion failed.*apply<Op> needs a symbolic op
+#include <retarget/core/symbolic.hpp>
+#include <retarget/trace/export.hpp>
+#include <retarget/trace/op_function.hpp>
+
+namespace rx = retarget::ir;
+
+#ifdef RETARGET_COMPILE_FAIL
+struct relu_op {
+#else
+struct relu_op : retarget::symbolic_op<relu_op, "relu"> {
+#endif
+  static rx::value symbolic(rx::graph& g, const rx::value& x) { return g.op("Relu", x); }
+};
+
+int main() {
+  const auto model = [](const auto& x) { return retarget::trace::apply<relu_op>(x); };
+  const retarget::input_spec inputs[] = {{"x", rx::dtype::f32, {2}}};
+  return retarget::export_onnx<retarget::backends::default_>(model, inputs)
+                     .model.graph()
+                     .node_size() == 1
+             ? 0
+             : 1;
+}
