@@ -1,5 +1,6 @@
 // Opset conversion: each adapter (retarget's, ONNX's where it is right, the re-emitted nodes
 // whose types only changed) checked by running the model and its conversion on ONNX Runtime;
+// RoiAlign between 15 and 16 (where 16's default sampling is not 10's) converted or refused;
 // the plan reporting every unadaptable node at once; a corpus model (ConvNeXt-Tiny, with
 // LayerNormalization) from 17 to 16 and 13. The small models are made by
 // tests/data/opset/make_opset_models.py.
@@ -7,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <retarget/convert/opset.hpp>
 #include <string>
 #include <vector>
@@ -43,26 +46,39 @@ class Opset : public support::scratch_folder_test {
     auto original = rx::load(data(file));
     auto converted = rc::to_opset(original, opset);
     EXPECT_EQ(converted.opset(), opset);
-    std::vector<std::int64_t> dims;
-    for (const auto& d : original.graph().input(0).type().tensor_type().shape().dim())
-      dims.push_back(d.dim_value());
-    std::int64_t n = 1;
-    for (auto d : dims) n *= d;
-    std::vector<float> values;
-    for (std::int64_t i = 0; i < n; ++i)
-      values.push_back(static_cast<float>((i * 37 % 23) - 11) / 3.0f);
-    const auto input = dir_ / "x.pb";
-    rx::write_tensor_file(input, rx::tensor::of<float>(std::span<const float>(values), dims));
-    const auto& name = original.graph().input(0).name();
-    const auto a = ort::run(original, dir_ / "a", {{name, input}});
-    const auto b = ort::run(converted, dir_ / "b", {{name, input}});
+    const auto a = run(original, "a");
+    const auto b = run(converted, "b");
     EXPECT_EQ(a.size(), b.size());
     for (const auto& [out, t] : a)
       EXPECT_LE(ort::max_abs_error(t, b.at(out)), tolerance)
           << file << " -> opset " << opset << ", output " << out;
     return converted;
   }
+
+  // The model on ONNX Runtime, its first input the same for every model of that input's shape.
+  std::map<std::string, rx::tensor> run(rx::model& m, const std::string& tag) {
+    std::vector<std::int64_t> dims;
+    for (const auto& d : m.graph().input(0).type().tensor_type().shape().dim())
+      dims.push_back(d.dim_value());
+    std::int64_t n = 1;
+    for (auto d : dims) n *= d;
+    std::vector<float> values;
+    for (std::int64_t i = 0; i < n; ++i)
+      values.push_back(static_cast<float>((i * 37 % 23) - 11) / 3.0f);
+    const auto input = dir_ / (tag + "-x.pb");
+    rx::write_tensor_file(input, rx::tensor::of<float>(std::span<const float>(values), dims));
+    return ort::run(m, dir_ / tag, {{m.graph().input(0).name(), input}});
+  }
 };
+
+std::optional<std::string> string_attribute(const rx::model& m, const std::string& op,
+                                            const std::string& name) {
+  for (const auto& n : m.graph().node())
+    if (n.op_type() == op)
+      for (const auto& a : n.attribute())
+        if (a.name() == name) return a.s();
+  return std::nullopt;
+}
 
 TEST_F(Opset, LayerNormalizationIsDecomposedBelow17) {
   for (const int opset : {16, 13, 11}) {
@@ -136,6 +152,43 @@ TEST_F(Opset, ResizeThatOpset10CannotExpressIsRefusedNamingTheAttribute) {
       << plan.missing[0].why;
   EXPECT_EQ(plan.missing[1].name, "resize_cubic");
   EXPECT_NE(plan.missing[1].why.find("mode 'cubic'"), std::string::npos) << plan.missing[1].why;
+}
+
+// RoiAlign-10 (opsets 10 to 15) samples as 16's "output_half_pixel"; 16 defaults to
+// "half_pixel". Going up writes the old mode; going down keeps a node only in the old mode.
+TEST_F(Opset, RoiAlignKeepsItsSamplingBetween15And16OrIsRefused) {
+  for (const int opset : {16, 17}) {
+    const auto up = expect_same_numbers("opset/roi_align_op15.onnx", opset);
+    EXPECT_EQ(string_attribute(up, "RoiAlign", "coordinate_transformation_mode"),
+              "output_half_pixel")
+        << opset;
+  }
+  for (const int opset : {15, 10}) {
+    const auto down = expect_same_numbers("opset/roi_align_output_half_pixel_op16.onnx", opset);
+    EXPECT_EQ(string_attribute(down, "RoiAlign", "coordinate_transformation_mode"), std::nullopt)
+        << opset;
+  }
+
+  const auto model = rx::load(data("opset/roi_align_op16.onnx"));
+  const auto plan = rc::plan_opset(model, 15);
+  ASSERT_EQ(plan.missing.size(), 1u) << rc::to_string(plan);
+  EXPECT_EQ(plan.missing[0].name, "roi_align_default");
+  EXPECT_EQ(plan.missing[0].from, 16);
+  EXPECT_EQ(plan.missing[0].to, 15);
+  EXPECT_NE(plan.missing[0].why.find("coordinate_transformation_mode defaults to 'half_pixel' at "
+                                     "16, which RoiAlign-10 cannot express"),
+            std::string::npos)
+      << plan.missing[0].why;
+  EXPECT_THROW(rc::to_opset(model, 15), retarget::error);
+
+  // The refusal is needed: the same node read at opset 15 gives other numbers.
+  auto proto = model.proto();
+  proto.mutable_opset_import(0)->set_version(15);
+  rx::model relabeled(proto);
+  auto original = model;
+  const auto a = run(original, "default16");
+  const auto b = run(relabeled, "default15");
+  EXPECT_GT(ort::max_abs_error(a.at("y"), b.at("y")), 0.1);
 }
 
 TEST_F(Opset, EveryUnadaptableNodeIsReportedAtOnceBeforeConverting) {

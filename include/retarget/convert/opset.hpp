@@ -16,9 +16,10 @@
 //
 // (an op unknown to the ONNX schemas, or a step that is not v → v ± 1, does not compile;
 // attributes are read by checked keys, as in node rewrites), then ONNX's, then, when the two
-// schemas differ only in the types they allow, the node itself re-emitted through the checked
-// emitter at the new opset (which checks its types there). Nodes of other domains are left
-// alone.
+// schemas differ only in the types they allow or the step is declared in same_meaning_steps,
+// the node itself re-emitted through the checked emitter at the new opset (which checks its
+// types there). Anything else is refused, naming the node and why. Nodes of other domains are
+// left alone.
 #ifndef RETARGET_CONVERT_OPSET_HPP
 #define RETARGET_CONVERT_OPSET_HPP
 
@@ -408,6 +409,37 @@ struct opset_adapter<"Reshape", 14, 13> {
   static ir::value call(auto& g, const N& n) { return g.op("Reshape", n.input(0), n.input(1)); }
 };
 
+// RoiAlign from 16 to 15: RoiAlign-10 samples as 16's "output_half_pixel" (no half-pixel
+// shift of the input coordinates), while 16 defaults to "half_pixel"; only a node in the old
+// mode carries over. (15 to 16 is ONNX's adapter, which writes "output_half_pixel".)
+template <>
+struct opset_adapter<"RoiAlign", 16, 15> {
+  using N = node_of<"RoiAlign">;
+  static std::optional<std::string> refuses(const N& n, const input_facts&) {
+    const auto mode = n["coordinate_transformation_mode"_s];
+    if (!mode)
+      return "coordinate_transformation_mode defaults to 'half_pixel' at 16, which RoiAlign-10 "
+             "cannot express (it samples as 'output_half_pixel')";
+    if (*mode != "output_half_pixel")
+      return "coordinate_transformation_mode '" + *mode +
+             "' cannot be expressed at opset 15, whose RoiAlign-10 samples as 'output_half_pixel'";
+    return std::nullopt;
+  }
+  static std::vector<ir::value> call(auto& g, const N& n) {
+    auto attributes = n.attributes();
+    std::erase_if(attributes, [](const onnx::AttributeProto& a) {
+      return a.name() == "coordinate_transformation_mode";  // 10's only mode, checked above
+    });
+    ir::node_spec spec;
+    spec.op_type = "RoiAlign";
+    spec.inputs = n.inputs();
+    spec.attributes = std::move(attributes);
+    spec.outputs = {n.output_name(0)};
+    spec.name = n.name();
+    return g.emit(std::move(spec));
+  }
+};
+
 // The adapters to_opset uses, in its default list.
 using opset_adapters =
     boost::mp11::mp_list<opset_adapter<"LayerNormalization", 17, 16>,
@@ -415,7 +447,78 @@ using opset_adapters =
                          opset_adapter<"Squeeze", 13, 12>, opset_adapter<"Unsqueeze", 13, 12>,
                          opset_adapter<"Split", 13, 12>, opset_adapter<"Resize", 13, 12>,
                          opset_adapter<"Resize", 12, 13>, opset_adapter<"Resize", 10, 11>,
-                         opset_adapter<"Resize", 11, 10>, opset_adapter<"Reshape", 14, 13>>;
+                         opset_adapter<"Resize", 11, 10>, opset_adapter<"Reshape", 14, 13>,
+                         opset_adapter<"RoiAlign", 16, 15>>;
+
+// ---- steps that keep their meaning ----
+
+// A step whose two schemas differ in more than the types they allow (an attribute, an input or
+// an output added or removed, or changed in kind, requiredness, default, name or optionality)
+// takes a node over as it is only when it is listed here, with why a node means the same at
+// both opsets. Even then the node must set no attribute the other opset lacks, unless it sets
+// it to its default. Any other such step needs an adapter (retarget's or ONNX's) or is refused;
+// tests/convert/opset_schema_steps_test.cpp checks every one of opsets 1..17 is one of the
+// three. When in doubt, an entry stays out: a refusal is better than a silent change.
+struct same_meaning_step {
+  std::string_view op;
+  int from, to;
+  std::string_view why;
+};
+
+namespace detail {
+inline constexpr std::string_view consumed_inputs_why =
+    "consumed_inputs, a legacy in-place hint (optional at 1, dropped at 6), never changed the "
+    "result";
+inline constexpr std::string_view broadcast_why =
+    "without axis and broadcast (dropped at 7) the inputs of opset 1 have one shape, for which "
+    "7's multidirectional broadcasting computes the same";
+}  // namespace detail
+
+inline constexpr same_meaning_step same_meaning_steps[] = {
+    {"AveragePool", 10, 9, "ceil_mode (new at 10) defaults to 0: the floor AveragePool-7 uses"},
+    {"MaxPool", 10, 9,
+     "ceil_mode (new at 10) defaults to 0, MaxPool-8's floor; without dilations the kernel is "
+     "MaxPool-8's undilated one"},
+    {"DepthToSpace", 11, 10, "mode (new at 11) defaults to 'DCR', the order of DepthToSpace-1"},
+    {"GatherND", 12, 11, "batch_dims (new at 12) defaults to 0: GatherND-11 has no batch dims"},
+    {"ScatterElements", 16, 15,
+     "reduction (new at 16) defaults to 'none': ScatterElements-13's plain assignment"},
+    {"ScatterND", 16, 15, "reduction (new at 16) defaults to 'none': ScatterND-13's assignment"},
+    {"Shape", 15, 14, "start (new at 15) defaults to 0 and no end is the last axis: all of it"},
+    {"TopK", 11, 10, "largest and sorted (new at 11) default to 1: TopK-10's k largest, sorted"},
+    {"Constant", 12, 11,
+     "value_float(s), value_int(s), value_string(s) (new at 12) are other spellings of value; "
+     "a node with value is Constant-11's"},
+    {"Ceil", 6, 5, detail::consumed_inputs_why},
+    {"Elu", 6, 5, detail::consumed_inputs_why},
+    {"Exp", 6, 5, detail::consumed_inputs_why},
+    {"Floor", 6, 5, detail::consumed_inputs_why},
+    {"HardSigmoid", 6, 5, detail::consumed_inputs_why},
+    {"InstanceNormalization", 6, 5, detail::consumed_inputs_why},
+    {"LeakyRelu", 6, 5, detail::consumed_inputs_why},
+    {"Log", 6, 5, detail::consumed_inputs_why},
+    {"Max", 6, 5, detail::consumed_inputs_why},
+    {"Mean", 6, 5, detail::consumed_inputs_why},
+    {"Min", 6, 5, detail::consumed_inputs_why},
+    {"PRelu", 6, 5, detail::consumed_inputs_why},
+    {"Reciprocal", 6, 5, detail::consumed_inputs_why},
+    {"Sigmoid", 6, 5, detail::consumed_inputs_why},
+    {"Sqrt", 6, 5, detail::consumed_inputs_why},
+    {"Tanh", 6, 5, detail::consumed_inputs_why},
+    {"And", 6, 7, detail::broadcast_why},
+    {"Equal", 6, 7, detail::broadcast_why},
+    {"Greater", 6, 7, detail::broadcast_why},
+    {"Less", 6, 7, detail::broadcast_why},
+    {"Or", 6, 7, detail::broadcast_why},
+    {"Xor", 6, 7, detail::broadcast_why},
+};
+
+// The entry for op's step from → to, or nullptr.
+constexpr const same_meaning_step* find_same_meaning(std::string_view op, int from, int to) {
+  for (const auto& s : same_meaning_steps)
+    if (s.op == op && s.from == from && s.to == to) return &s;
+  return nullptr;
+}
 
 // ---- the plan ----
 
@@ -544,35 +647,123 @@ inline std::string attribute_default(const onnx::OpSchema::Attribute& a) {
   return a.default_value.SerializeAsString();
 }
 
-// Whether node n of op can take the step as it is, its schemas at `from` and `to` differing
-// only in the types they allow (which the emitter checks at the new opset) and in optional
-// attributes that n does not set: the same inputs and outputs, and the attributes they share
-// of the same kind, requiredness and default. `why` says what n sets that `to` lacks.
+// A default as the changes below show it.
+inline std::string describe_default(const onnx::OpSchema::Attribute& a) {
+  const auto& d = a.default_value;
+  if (!d.has_type()) return "none";
+  auto list = [](const auto& values) {
+    std::string out = "[";
+    for (const auto& v : values) out += (out.size() > 1 ? ", " : "") + std::to_string(v);
+    return out + "]";
+  };
+  switch (d.type()) {
+    case onnx::AttributeProto::INT:
+      return std::to_string(d.i());
+    case onnx::AttributeProto::FLOAT:
+      return std::to_string(d.f());
+    case onnx::AttributeProto::STRING:
+      return "'" + d.s() + "'";
+    case onnx::AttributeProto::INTS:
+      return list(d.ints());
+    case onnx::AttributeProto::FLOATS:
+      return list(d.floats());
+    default:
+      return "a value";
+  }
+}
+
+// How schema `newer` differs from `older` of the same op beyond the types they allow: each
+// attribute, input and output added, removed or changed (kind, requiredness, default; name,
+// optionality). Empty when only types (or docs) changed.
+inline std::vector<std::string> schema_changes(const onnx::OpSchema& older,
+                                               const onnx::OpSchema& newer) {
+  std::vector<std::string> out;
+  auto option = [](onnx::OpSchema::FormalParameterOption o) -> std::string {
+    return o == onnx::OpSchema::Single     ? "single"
+           : o == onnx::OpSchema::Optional ? "optional"
+                                           : "variadic";
+  };
+  auto parameters = [&](const char* what, const std::vector<onnx::OpSchema::FormalParameter>& a,
+                        const std::vector<onnx::OpSchema::FormalParameter>& b) {
+    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      const auto at = std::string(what) + " " + std::to_string(i);
+      if (i >= a.size())
+        out.push_back(at + " '" + b[i].GetName() + "' added (" + option(b[i].GetOption()) + ")");
+      else if (i >= b.size())
+        out.push_back(at + " '" + a[i].GetName() + "' removed");
+      else {
+        if (a[i].GetName() != b[i].GetName())
+          out.push_back(at + " renamed '" + a[i].GetName() + "' -> '" + b[i].GetName() + "'");
+        if (a[i].GetOption() != b[i].GetOption())
+          out.push_back(at + " '" + b[i].GetName() + "' " + option(a[i].GetOption()) + " -> " +
+                        option(b[i].GetOption()));
+      }
+    }
+  };
+  parameters("input", older.inputs(), newer.inputs());
+  parameters("output", older.outputs(), newer.outputs());
+  for (const auto& [name, a] : older.attributes()) {
+    const auto it = newer.attributes().find(name);
+    if (it == newer.attributes().end()) {
+      out.push_back("attribute '" + name + "' removed");
+      continue;
+    }
+    const auto& b = it->second;
+    if (b.type != a.type) out.push_back("attribute '" + name + "' changed kind");
+    if (b.required != a.required)
+      out.push_back("attribute '" + name + "' " + (b.required ? "now required" : "now optional"));
+    if (attribute_default(b) != attribute_default(a))
+      out.push_back("attribute '" + name + "' default " + describe_default(a) + " -> " +
+                    describe_default(b));
+  }
+  for (const auto& [name, b] : newer.attributes())
+    if (!older.attributes().count(name))
+      out.push_back("attribute '" + name + "' added (" +
+                    (b.required ? std::string("required") : "default " + describe_default(b)) +
+                    ")");
+  return out;
+}
+
+// Whether attribute `set` of a node holds the default schema s gives it.
+inline bool holds_default(const onnx::AttributeProto& set, const onnx::OpSchema& s) {
+  const auto it = s.attributes().find(set.name());
+  if (it == s.attributes().end() || !it->second.default_value.has_type()) return false;
+  auto a = set;
+  auto d = it->second.default_value;
+  for (auto* x : {&a, &d}) {
+    x->clear_doc_string();
+    x->clear_ref_attr_name();
+    x->set_name(set.name());
+  }
+  return a.SerializeAsString() == d.SerializeAsString();
+}
+
+// Whether node n of op can take the step as it is: its schemas at `from` and `to` differ only
+// in the types they allow (which the emitter checks at the new opset), or the step is listed in
+// same_meaning_steps; and n sets no attribute `to` lacks, but for one it sets to its default at
+// `from` (dropped when the node is re-emitted). `why` says what stops it.
 inline bool same_node_fits(const onnx::NodeProto& n, int from, int to, std::string* why) {
   const auto* a = schema_at(n.op_type(), from);
   const auto* b = schema_at(n.op_type(), to);
   if (!a || !b || a->Deprecated() || b->Deprecated()) return false;
-  if (a->inputs().size() != b->inputs().size() || a->outputs().size() != b->outputs().size())
+  const bool up = to > from;
+  const auto changes = schema_changes(up ? *a : *b, up ? *b : *a);
+  if (!changes.empty() && !find_same_meaning(n.op_type(), from, to)) {
+    if (why) {
+      const auto& newer = up ? *b : *a;
+      const auto& older = up ? *a : *b;
+      *why = n.op_type() + "-" + std::to_string(newer.SinceVersion()) + " differs from " +
+             n.op_type() + "-" + std::to_string(older.SinceVersion()) + " in more than types (";
+      for (std::size_t i = 0; i < changes.size(); ++i) *why += (i ? "; " : "") + changes[i];
+      *why +=
+          "), and no adapter (retarget's or ONNX's) or same-meaning entry says the node keeps "
+          "its meaning from opset " +
+          std::to_string(from) + " to " + std::to_string(to);
+    }
     return false;
-  for (std::size_t i = 0; i < a->inputs().size(); ++i)
-    if (a->inputs()[i].GetName() != b->inputs()[i].GetName() ||
-        a->inputs()[i].GetOption() != b->inputs()[i].GetOption())
-      return false;
-  for (std::size_t i = 0; i < a->outputs().size(); ++i)
-    if (a->outputs()[i].GetName() != b->outputs()[i].GetName() ||
-        a->outputs()[i].GetOption() != b->outputs()[i].GetOption())
-      return false;
-  for (const auto& [name, attr] : a->attributes()) {
-    const auto it = b->attributes().find(name);
-    if (it == b->attributes().end()) continue;  // below: n must not set it
-    if (it->second.type != attr.type || it->second.required != attr.required ||
-        attribute_default(it->second) != attribute_default(attr))
-      return false;
   }
-  for (const auto& [name, attr] : b->attributes())
-    if (!a->attributes().count(name) && attr.required) return false;
   for (const auto& set : n.attribute())
-    if (!b->attributes().count(set.name())) {
+    if (!b->attributes().count(set.name()) && !holds_default(set, *a)) {
       if (why)
         *why = "attribute '" + set.name() + "' is not in " + n.op_type() + "-" +
                std::to_string(b->SinceVersion()) + " (opset " + std::to_string(to) + ")";
@@ -913,6 +1104,11 @@ onnx::ModelProto one_step(const onnx::ModelProto& m, int from, int to) {
         inputs.push_back(scratch.input(name, typed(name, i)));
     }
     std::vector<onnx::AttributeProto> attributes(n.attribute().begin(), n.attribute().end());
+    if (how[static_cast<std::size_t>(i)] == step_by::same_node)
+      if (const auto* s = schema_at(n.op_type(), to))  // the ones `to` lacks hold their default
+        std::erase_if(attributes, [&](const onnx::AttributeProto& a) {
+          return !s->attributes().count(a.name());
+        });
     const node wrapped(n, std::move(inputs), std::move(attributes));
     std::vector<ir::value> outputs;
     try {

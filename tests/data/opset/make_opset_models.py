@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes the small models of tests/convert/opset_test.cpp: each exercises the adapters of one
 step of opset conversion (LayerNormalization 17 -> 16, Softmax and LogSoftmax 13 -> 12, Split,
-Squeeze and Unsqueeze 13 <-> 12, Resize 10 <-> 11 <-> 13), or nodes that cannot be adapted.
+Squeeze and Unsqueeze 13 <-> 12, Resize 10 <-> 11 <-> 13, RoiAlign 15 <-> 16), or nodes that
+cannot be adapted.
 
     python3 tests/data/opset/make_opset_models.py tests/data/opset
 
@@ -117,6 +118,28 @@ def main(folder):
         helper.make_node("CastLike", ["r", "x"], ["c"], name="cast_like"),
         helper.make_node("Shape", ["c"], ["shape"], start=1, name="shape_from_1"),
     ], [value("x", [2, 3])], [value("shape", [1], TensorProto.INT64)], 15)
+
+    # RoiAlign: opset 10's samples as 16's "output_half_pixel", while 16 defaults to
+    # "half_pixel". At 15 (RoiAlign-10), going up; at 16 with the mode unset (refused going
+    # down) and with "output_half_pixel" set (which carries over).
+    rois = np.array([[0.4, 0.9, 4.3, 3.7], [1.2, 0.3, 5.6, 5.1]], np.float32)
+    roi_inputs = [numpy_helper.from_array(rois, "rois"),
+                  numpy_helper.from_array(np.array([0, 0], np.int64), "batch_indices")]
+    roi_shape = [2, 2, 3, 3]
+    save(folder, "roi_align_op15", [
+        helper.make_node("RoiAlign", ["x", "rois", "batch_indices"], ["y"], output_height=3,
+                         output_width=3, sampling_ratio=2, name="roi_align"),
+    ], [value("x", [1, 2, 6, 6])], [value("y", roi_shape)], 15, roi_inputs)
+    save(folder, "roi_align_op16", [
+        helper.make_node("RoiAlign", ["x", "rois", "batch_indices"], ["y"], output_height=3,
+                         output_width=3, sampling_ratio=2, name="roi_align_default"),
+    ], [value("x", [1, 2, 6, 6])], [value("y", roi_shape)], 16, roi_inputs)
+    save(folder, "roi_align_output_half_pixel_op16", [
+        helper.make_node("RoiAlign", ["x", "rois", "batch_indices"], ["y"], output_height=3,
+                         output_width=3, sampling_ratio=2,
+                         coordinate_transformation_mode="output_half_pixel",
+                         name="roi_align_output_half_pixel"),
+    ], [value("x", [1, 2, 6, 6])], [value("y", roi_shape)], 16, roi_inputs)
 
     # A node of another domain between standard ones: left alone.
     save(folder, "custom_domain_op13", [
