@@ -11,6 +11,7 @@
 #include <memory>
 #include <retarget/retarget.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/file_size_limit.hpp"
@@ -57,16 +58,11 @@ TEST_F(OnnxSharedWeights, TheModelRefersToTheBytesUntilMaterialized) {
   EXPECT_TRUE(m.graph().initializer(0).raw_data().empty());  // the graph is read as it is
   EXPECT_EQ(m.graph().initializer(0).dims_size(), 4);
   EXPECT_EQ(weight_.use_count(), 2);
-  // The whole proto is not there to read until the copy is asked for.
-  try {
-    (void)m.proto();
-    ADD_FAILURE() << "no error";
-  } catch (const retarget::error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "retarget: the model shares the bytes of 2 initializers with their tensors: "
-              "materialize() copies them into its proto (graph(), check() and save() do "
-              "without)");
-  }
+  // Reading the proto copies nothing: the shared entries have no bytes.
+  const auto& read = std::as_const(m).proto();
+  EXPECT_EQ(&read, &m.proto_without_shared_bytes());
+  EXPECT_TRUE(read.graph().initializer(0).raw_data().empty());
+  EXPECT_EQ(m.shared_initializers().size(), 2u);
 
   m.materialize();
   EXPECT_EQ(m.graph().initializer(0).raw_data(), weight_->proto().raw_data());
@@ -207,6 +203,33 @@ TEST_F(OnnxSharedWeights, AnExportedModelKeepsTheWeightsItWasGiven) {
   float v = 0;
   std::memcpy(&v, raw.data(), sizeof v);
   EXPECT_EQ(v, 1.0f);
+}
+
+// An export's proto reads as it is, without a copy of its weights; the proto to change is
+// the whole one, with the weights copied in.
+TEST_F(OnnxSharedWeights, TheProtoOfAnExportIsThereToRead) {
+  namespace nn = retarget::nn;
+  nn::Linear fc("fc", 4, 2, true);
+  const auto result =
+      retarget::export_onnx<retarget::backends::onnxruntime>(fc, {{"x", rx::dtype::f32, {1, 4}}});
+  ASSERT_EQ(result.model.shared_initializers().size(), 2u);
+  const onnx::ModelProto& p = result.model.proto();
+  ASSERT_EQ(p.graph().node_size(), 1);
+  EXPECT_EQ(p.graph().node(0).op_type(), "Gemm");
+  ASSERT_EQ(p.graph().initializer_size(), 2);  // the weight [2, 4] and the bias [2]
+  for (const auto& t : p.graph().initializer()) {
+    EXPECT_TRUE(t.raw_data().empty()) << t.name();
+    EXPECT_EQ(t.data_type(), onnx::TensorProto::FLOAT) << t.name();
+  }
+  EXPECT_EQ(result.model.opset(), p.opset_import(0).version());
+
+  auto copy = result.model;
+  onnx::ModelProto& whole = copy.proto();
+  EXPECT_TRUE(copy.shared_initializers().empty());
+  for (const auto& t : whole.graph().initializer())
+    EXPECT_EQ(t.raw_data().size(), sizeof(float) * (t.dims_size() == 2 ? 8u : 2u)) << t.name();
+  EXPECT_EQ(result.model.shared_initializers().size(), 2u);  // the export still shares them
+  EXPECT_NO_THROW(copy.check());
 }
 
 }  // namespace

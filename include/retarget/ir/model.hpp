@@ -1,6 +1,7 @@
 // A finished model: the graph, its opset imports, the producer, and metadata (the target
 // backend, the rewrites applied). check() runs ONNX's checker and strict shape inference.
-// An export's weights stay in its parameters: proto() is there once materialize() copies them.
+// An export's weights stay in its parameters: proto() reads the model without copying them,
+// and materialize() copies them in.
 //
 //   auto m = retarget::ir::make_model(std::move(g), {.metadata = {{"backend", "tensorrt"}}});
 //   m.check();
@@ -54,14 +55,15 @@ class model {
   model(onnx::ModelProto proto, std::vector<shared_initializer> shared)
       : proto_(std::move(proto)), shared_(std::move(shared)) {}
 
-  // The whole proto. While the model shares weights (an export's parameters) it has none:
-  // materialize() copies them in, so that a copy of the weights is seen where it is made.
-  const onnx::ModelProto& proto() const {
-    require_whole();
-    return proto_;
-  }
+  // The proto, to read. While the model shares weights with their tensors (an export's
+  // parameters), each shared initializer in it has its name, type and dims but no bytes:
+  // shared_initializers() has them, save() writes them, materialize() copies them in. Reading
+  // copies nothing, so a weight is copied only where that is asked for.
+  const onnx::ModelProto& proto() const noexcept { return proto_; }
+  // The proto, to change: the shared weights are copied in first (materialize()), so that
+  // nothing done to it can lose them or move them from under their entries.
   onnx::ModelProto& proto() {
-    require_whole();
+    materialize();
     return proto_;
   }
   // Copies the shared weights into the proto, once; the model then holds all its bytes.
@@ -83,7 +85,7 @@ class model {
   const onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
 
   // For writers that stream the weights: the initializers still sharing their bytes, and the
-  // proto in which they have none.
+  // proto in which they have none (the const one is proto() const).
   const std::vector<shared_initializer>& shared_initializers() const noexcept { return shared_; }
   onnx::ModelProto& proto_without_shared_bytes() noexcept { return proto_; }
   const onnx::ModelProto& proto_without_shared_bytes() const noexcept { return proto_; }
@@ -154,14 +156,6 @@ class model {
   }
 
  private:
-  void require_whole() const {
-    if (!shared_.empty())
-      throw error("retarget: the model shares the bytes of " + std::to_string(shared_.size()) +
-                  (shared_.size() == 1 ? " initializer" : " initializers") +
-                  " with their tensors: materialize() copies them into its proto (graph(), "
-                  "check() and save() do without)");
-  }
-
   // A copy of the model that ONNX's checker accepted, ready for its shape inference, made
   // without the shared weights' bytes. The checker asks of a tensor that it has one field of
   // values, never how many bytes it holds, so a byte stands in for them; inference then
