@@ -4,8 +4,10 @@
 //
 // Measured on OpenCV 4.6 with the corpus of tests/data/convert (tools/make_convert_corpus.py):
 //   - Clip takes its bounds only as attributes: Clip with min/max inputs (opset 11 and later)
-//     is refused, and so are Min and Max with a constant; Min and Max of x and x * 0 + bound are
-//     not, and are exact (Relu(x) - Relu(x - 6) is off by 2 at 1e8).
+//     is refused, and so are Min and Max with a constant; Min and Max of x and a computed bound
+//     are not, and are exact (Relu(x) - Relu(x - 6) is off by 2 at 1e8). x * 0 + bound is NaN
+//     at x = +-inf, Sigmoid(x) * 0 + bound is not; Relu(-inf) is NaN; subnormals are flushed
+//     to 0.
 //   - there is no LayerNormalization layer; its decomposition (ReduceMean, Sub, Pow, Sqrt, Div,
 //     Mul, Add, as torch writes it at opset 13) loads.
 //   - Expand broadcasts one way only: an Expand to a shape the input already has is refused,
@@ -27,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/convert/convert.hpp>
@@ -235,16 +238,24 @@ struct retarget::convert::rules_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::constant_concat_in_4d,
           retarget::backends::opencv_dnn_convert::constant_add_without_leading_ones> {};
 
-// Clip with constant bounds as inputs: Min(Max(x, lo), hi) with each bound a computed tensor,
-// Relu for a lower bound of 0 (Min(Relu(x), x * 0 + 6) for ReLU6).
+// Clip with constant bounds as inputs: Min(Max(x, lo'), hi'), each bound b' a computed tensor
+// Sigmoid(x) * 0 + b, since OpenCV takes Min and Max of two computed inputs only. Exact for
+// every x, +-inf included: Sigmoid(x) is finite, so Sigmoid(x) * 0 + b is b (x * 0 + b is NaN
+// at +-inf), and a NaN x gives NaN as Clip does. An absent lower bound is Clip's default, the
+// lowest finite value, to which Clip takes -inf; Relu is not used for 0 (OpenCV's gives NaN at
+// -inf).
 template <>
 struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
   static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Clip">& n) {
     namespace cv = retarget::backends::opencv_dnn_convert;
     const bool has_lo = n.has_input(1), has_hi = n.has_input(2);
     if (!has_lo && !has_hi) return ctx.origin(g, n);
+    const auto& x = n.input(0);
+    if (x.dtype() != ir::dtype::f32 && x.dtype() != ir::dtype::f64) return ctx.origin(g, n);
     // Plain doubles (with has_*): optionals here trip g++ 12's -Wmaybe-uninitialized at -O2.
-    double lo = 0, hi = 0;
+    double lo = x.dtype() == ir::dtype::f64 ? std::numeric_limits<double>::lowest()
+                                            : std::numeric_limits<float>::lowest();
+    double hi = 0;
     if (has_lo) {
       const auto v = cv::scalar_of(g.constant_data(n.input(1)));
       if (!v) return ctx.origin(g, n);  // a computed bound: refused, and listed
@@ -255,14 +266,9 @@ struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
       if (!v) return ctx.origin(g, n);
       hi = *v;
     }
-    // Each bound as a computed tensor (x * 0 + bound): OpenCV takes Min and Max of two
-    // computed inputs only. Exact, as x * 0 + bound is the bound.
-    const auto& x = n.input(0);
-    const auto bound = [&](double v) {
-      return g.op("Add", g.op("Mul", x, cv::scalar_like(g, x, 0.0)), cv::scalar_like(g, x, v));
-    };
-    auto y = x;
-    if (has_lo) y = lo == 0 ? g.op("Relu", x) : g.op("Max", x, bound(lo));
+    const auto zero = g.op("Mul", g.op("Sigmoid", x), cv::scalar_like(g, x, 0.0));
+    const auto bound = [&](double v) { return g.op("Add", zero, cv::scalar_like(g, x, v)); };
+    auto y = g.op("Max", x, bound(lo));
     if (has_hi) y = g.op("Min", y, bound(hi));
     return {y};
   }
