@@ -8,7 +8,10 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   M_op13_perturbed.onnx, ...      the same model after small noise on every float parameter
                                   and buffer (no two weights are equal any more, so torch has
                                   nothing to deduplicate)
-  M_op<N>[_perturbed]_torch_output.pb   PyTorch's output on M_input.pb, named "output"
+  M_op<N>[_perturbed]_torch_output.pb   PyTorch's output on M_input.pb, named "output"; of a
+                                  model with several outputs, M_..._torch_output<K>.pb is the
+                                  K-th, named as the ONNX output (output<K>, or the model's
+                                  output_names)
   manifest.txt                    per file: size, node count, Identity count, op types
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
@@ -18,12 +21,16 @@ init (nothing is downloaded), at both opsets and in both variants, with the same
 into DIR (manifest.txt there lists the models of that run). That takes minutes and writes
 about 2.6 GB; it is not part of the committed corpus.
 
+With MODEL names, only those are written (into the small corpus, the manifest keeps the lines
+of the others; the export is deterministic, so rewriting a model gives the same bytes).
+
 Run with Debian's python (torch 1.13, torchvision 0.14, onnx 1.12):
-  /usr/bin/python3 tools/make_convert_corpus.py [OUT_DIR]
+  /usr/bin/python3 tools/make_convert_corpus.py [OUT_DIR [MODEL ...]]
   /usr/bin/python3 tools/make_convert_corpus.py --full DIR [MODEL ...]
 """
 import collections
 import os
+import re
 import sys
 
 import onnx
@@ -85,6 +92,28 @@ class SuperResolutionNet(nn.Module):
         return self.conv3(out)
 
 
+class FeatureMaps(nn.Module):
+    """A ResNet's feature maps before global pooling, next to its logits (as a detector's or a
+    segmenter's backbone hands them on): outputs "logits", "layer3" and "layer2". On a
+    non-square input the maps' channels, height and width all differ, so values put in the
+    wrong spatial order (NHWC read as NCHW, height for width) change the shape or the values
+    instead of vanishing in the pooling."""
+
+    output_names = ["logits", "layer3", "layer2"]
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        n = self.net
+        x = n.maxpool(n.relu(n.bn1(n.conv1(x))))
+        layer2 = n.layer2(n.layer1(x))
+        layer3 = n.layer3(layer2)
+        logits = n.fc(torch.flatten(n.avgpool(n.layer4(layer3)), 1))
+        return logits, layer3, layer2
+
+
 M = torchvision.models
 
 
@@ -114,6 +143,8 @@ MODELS = {
                                          num_heads=[1, 2], window_size=[4, 4],
                                          stochastic_depth_prob=0.0, num_classes=10), (1, 3, 64, 64)),
     "srcnn": (lambda: SuperResolutionNet(), (1, 3, 16, 16)),
+    # layer3 [1, 12, 3, 4] and layer2 [1, 8, 6, 8]
+    "resnet18_features": (lambda: FeatureMaps(TinyResNet()), (1, 3, 48, 64)),
 }
 
 class DetectorHead(nn.Module):
@@ -135,6 +166,7 @@ def ssdlite():
 
 FULL_MODELS = {
     "resnet18": (lambda: M.resnet18(), (1, 3, 224, 224)),
+    "resnet18_features": (lambda: FeatureMaps(M.resnet18()), (1, 3, 224, 288)),
     "mobilenet_v2": (lambda: M.mobilenet_v2(), (1, 3, 224, 224)),
     "shufflenet_v2": (lambda: M.shufflenet_v2_x0_5(), (1, 3, 224, 224)),
     "convnext_tiny": (lambda: M.convnext_tiny(), (1, 3, 224, 224)),
@@ -193,7 +225,8 @@ def export_model(name, make, shape, out, opsets=OPSETS):
         for opset in opsets:
             stem = f"{name}_op{opset}" + ("_perturbed" if perturbed else "")
             path = os.path.join(out, stem + ".onnx")
-            out_names = ["output"] if len(ys) == 1 else [f"output{i}" for i in range(len(ys))]
+            out_names = getattr(model, "output_names", None) or (
+                ["output"] if len(ys) == 1 else [f"output{i}" for i in range(len(ys))])
             try:
                 torch.onnx.export(model, (x,), path, opset_version=opset, input_names=["input"],
                                   output_names=out_names, do_constant_folding=True)
@@ -210,27 +243,44 @@ def export_model(name, make, shape, out, opsets=OPSETS):
     return lines
 
 
+def manifest_lines(path, names):
+    """The lines of an existing manifest, per model of names (those of other models dropped)."""
+    out = {name: [] for name in names}
+    if not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f.read().splitlines()[1:]:
+            for name in names:
+                if re.match(re.escape(name) + r"_op\d+(_perturbed)?\.onnx ", line):
+                    out[name].append(line)
+    return out
+
+
 def main(argv):
     full = len(argv) > 1 and argv[1] == "--full"
     if full:
         if len(argv) < 3:
             sys.exit(__doc__)
-        out, models = argv[2], FULL_MODELS
-        if len(argv) > 3:
-            models = {k: models[k] for k in argv[3:]}
+        out, table, only = argv[2], FULL_MODELS, argv[3:]
     else:
         out = argv[1] if len(argv) > 1 else os.path.join(
             os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "convert")
-        models = MODELS
+        table, only = MODELS, argv[2:]
+    unknown = [k for k in only if k not in table]
+    if unknown:
+        sys.exit(f"unknown model(s): {' '.join(unknown)}; known: {' '.join(table)}")
+    models = {k: table[k] for k in only} if only else table
     os.makedirs(out, exist_ok=True)
-    lines = []
+    manifest = os.path.join(out, "manifest.txt")
+    # Models not written this time keep their lines (the small corpus only).
+    lines = {} if full else manifest_lines(manifest, table)
     for name, (make, shape) in models.items():
-        lines += export_model(name, make, shape, out)
-    with open(os.path.join(out, "manifest.txt"), "w") as f:
+        lines[name] = export_model(name, make, shape, out)
+    with open(manifest, "w") as f:
         f.write(f"# written by tools/make_convert_corpus.py{' --full' if full else ''} "
                 f"(torch {torch.__version__.split('a')[0]}, torchvision "
                 f"{torchvision.__version__.split('a')[0]}, onnx {onnx.__version__})\n")
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(line for name in table if name in lines for line in lines[name]) + "\n")
 
 
 if __name__ == "__main__":

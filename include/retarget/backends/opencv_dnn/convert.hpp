@@ -40,6 +40,7 @@
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert {
@@ -370,8 +371,50 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
   // clang-format on
   // clang-format on
 
+  // The values OpenCV 4.6 computes when it loads the model (stored constants, Shape, and what
+  // it evaluates on them), each with the kind of Mat that holds it: it adds or subtracts two
+  // of them only when the Mats have one size. Measured on OpenCV 4.6 (FACTS.md, R3): a
+  // Gather's result is held as a stored scalar is, a Shape's as no stored tensor is, the others
+  // by their dims; "?" where the dims are not known.
+  static std::unordered_map<std::string, std::string> import_time_values(const refusal_context& m) {
+    static constexpr std::string_view evaluated[] = {
+        "Gather",  "Concat",    "Unsqueeze", "Squeeze", "Reshape",
+        "Flatten", "Transpose", "Slice",     "Cast",    "ConstantOfShape",
+        "Expand",  "Add",       "Sub",       "Mul",     "Div"};
+    std::unordered_map<std::string, std::string> out;
+    const auto by_dims = [&](const std::string& v) -> std::string {
+      const auto dims = m.static_shape(v);
+      if (!dims) return "?";
+      if (dims->empty()) return "gathered";
+      std::string kind;
+      for (const auto d : *dims) kind += std::to_string(d) + "x";
+      return kind;
+    };
+    for (const auto& n : m.graph().node()) {
+      if (!(n.domain().empty() || n.domain() == "ai.onnx") || n.output_size() == 0) continue;
+      const auto& op = n.op_type();
+      if (op == "Shape") {
+        out[n.output(0)] = "shape";
+        continue;
+      }
+      if (std::find(std::begin(evaluated), std::end(evaluated), op) == std::end(evaluated) ||
+          n.input_size() == 0)
+        continue;
+      bool constant = true;
+      for (const auto& in : n.input())
+        constant = constant && (in.empty() || out.count(in) || m.constant(in));
+      if (constant) out[n.output(0)] = op == "Gather" ? "gathered" : by_dims(n.output(0));
+    }
+    for (const auto& t : m.graph().initializer()) out.emplace(t.name(), by_dims(t.name()));
+    for (const auto& n : m.graph().node())
+      if (n.op_type() == "Constant" && n.output_size() == 1 && m.constant(n.output(0)))
+        out.emplace(n.output(0), by_dims(n.output(0)));
+    return out;
+  }
+
   static void check(const refusal_context& m, std::vector<refusal>& out) {
     const auto& g = m.graph();
+    const auto at_import = import_time_values(m);
     for (int i = 0; i < g.node_size(); ++i) {
       const auto& n = g.node(i);
       const auto refuse = [&](std::string why) {
@@ -442,6 +485,25 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
           for (auto d : *b) ones = ones && d == 1;
           if (ones && !b->empty())
             refuse("OpenCV 4.6 cannot broadcast a computed single element over another input");
+        }
+      }
+      if ((op == "Add" || op == "Sub") && n.input_size() == 2) {
+        // Both computed when OpenCV loads the model (shape arithmetic: Gather(Shape(x), [1]) + 1
+        // in torch's chunk), in Mats of different sizes.
+        const auto a = at_import.find(input(0)), b = at_import.find(input(1));
+        if (a != at_import.end() && b != at_import.end() && a->second != "?" && b->second != "?" &&
+            a->second != b->second)
+          refuse(
+              "OpenCV 4.6 computes it when loading, from two values it holds in Mats of "
+              "different sizes (" +
+              a->second + " and " + b->second +
+              "), and fails: convert folds it where the input's shape is static");
+      } else if (op == "Gather" && at_import.count(input(0))) {
+        if (const auto* indices = m.constant(input(1))) {
+          std::int64_t count = 1;
+          for (const auto d : indices->dims()) count *= d;
+          if (count > 1)
+            refuse("OpenCV 4.6 gathers one index only from a value it computes when loading");
         }
       }
       if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
