@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/node_check.hpp>
@@ -22,40 +21,6 @@
 #include <vector>
 
 namespace retarget::ir::detail {
-
-// The tensor a Constant's attribute stands for when it is not written as a tensor: ONNX's
-// inference reads constant data as tensors only, and a Constant written with value_ints is as
-// much a constant (a Reshape's shape, say) as one written with value.
-inline std::optional<onnx::TensorProto> constant_as_tensor(const onnx::AttributeProto& a) {
-  using onnx::AttributeProto;
-  using onnx::TensorProto;
-  onnx::TensorProto t;
-  if (a.name() == "value_float" && a.type() == AttributeProto::FLOAT) {
-    t.set_data_type(TensorProto::FLOAT);
-    t.add_float_data(a.f());
-  } else if (a.name() == "value_floats" && a.type() == AttributeProto::FLOATS) {
-    t.set_data_type(TensorProto::FLOAT);
-    t.add_dims(a.floats_size());
-    *t.mutable_float_data() = a.floats();
-  } else if (a.name() == "value_int" && a.type() == AttributeProto::INT) {
-    t.set_data_type(TensorProto::INT64);
-    t.add_int64_data(a.i());
-  } else if (a.name() == "value_ints" && a.type() == AttributeProto::INTS) {
-    t.set_data_type(TensorProto::INT64);
-    t.add_dims(a.ints_size());
-    *t.mutable_int64_data() = a.ints();
-  } else if (a.name() == "value_string" && a.type() == AttributeProto::STRING) {
-    t.set_data_type(TensorProto::STRING);
-    t.add_string_data(a.s());
-  } else if (a.name() == "value_strings" && a.type() == AttributeProto::STRINGS) {
-    t.set_data_type(TensorProto::STRING);
-    t.add_dims(a.strings_size());
-    *t.mutable_string_data() = a.strings();
-  } else {
-    return std::nullopt;
-  }
-  return t;
-}
 
 // What inference shares across the nodes of a graph and its subgraphs (kept on the root).
 struct inference_state {
