@@ -98,6 +98,12 @@ struct op_pattern {
   constexpr op_pattern<Op, N, Output, Commutative, Inputs...> as() const {
     return {inputs};
   }
+  // The same as .as("N"_n): a spelling that needs no `template` keyword where the pattern's
+  // type depends on a template parameter (there, .as<"N">() must be .template as<"N">()).
+  template <fixed_string N>
+  constexpr op_pattern<Op, N, Output, Commutative, Inputs...> as(node_key<N>) const {
+    return {inputs};
+  }
 };
 
 namespace detail {

@@ -164,6 +164,7 @@ void require_fields() {
                   "retarget: a described member read from a command line is not a "
                   "retarget::options::field");
   });
+  if constexpr (!all_members_readable<S>) report_unreadable_member<S>();
 }
 }  // namespace detail
 
@@ -213,7 +214,8 @@ S from_command_line(arguments& args) {
   S s{};
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(s.*d.pointer)>;
-    if constexpr (Field<F>) {  // else require_fields has said what is wrong
+    // Else require_fields has said what is wrong.
+    if constexpr (Field<F> && detail::has_reader<typename F::value_type>()) {
       const std::string name = option_name(d.name);
       const auto text = args.one(name);
       if (!text) return;

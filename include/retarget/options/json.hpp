@@ -84,7 +84,7 @@ Key read_key(std::string_view key, const std::string& path) {
 // The key `type` is skipped when the struct has no such member: in configs it selects the
 // struct.
 template <class S>
-S read_described(const boost::json::value& j, const std::string& path) {
+S read_members(const boost::json::value& j, const std::string& path) {
   if (!j.is_object()) wrong_type<S>(j, path);
   S out{};
   const auto names = member_names<S>();
@@ -106,6 +106,17 @@ S read_described(const boost::json::value& j, const std::string& path) {
           "is not a known key (closest: " + join_names(closest_names(key, names)) + ")");
   }
   return out;
+}
+
+// A member without a reader is one error, before anything tries to read it.
+template <class S>
+S read_described(const boost::json::value& j, const std::string& path) {
+  if constexpr (!all_members_readable<S>) {
+    report_unreadable_member<S>();
+    return S{};
+  } else {
+    return read_members<S>(j, path);
+  }
 }
 
 }  // namespace detail
@@ -144,10 +155,11 @@ T from_json(const boost::json::value& j, const std::string& path) {
                     from_json<typename T::mapped_type>(value, path + "." + std::string(key)));
       return out;
     }
-  } else {
+  } else if constexpr (!Described<T>) {
     static_assert(Described<T>,
                   "retarget: a JSON value is read as a bool, number, string, "
                   "vector, map, optional or a struct described with Describe");
+  } else {
     return detail::read_described<T>(j, path);
   }
   detail::wrong_type<T>(j, path);

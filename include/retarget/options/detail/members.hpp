@@ -56,6 +56,46 @@ auto& value_of(M& member) {
     return member;
 }
 
+template <class K>
+inline constexpr bool readable_key = std::is_same_v<K, std::string> || std::is_integral_v<K>;
+
+// Whether the readers (JSON, and the command line through it) know how to read a T.
+template <class T>
+constexpr bool has_reader() {
+  if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string>)
+    return true;
+  else if constexpr (is_optional<T> || is_vector<T>)
+    return has_reader<typename T::value_type>();
+  else if constexpr (is_map<T>)
+    return readable_key<typename T::key_type> && has_reader<typename T::mapped_type>();
+  else
+    return Described<T>;
+}
+
+// Never defined: reading a struct with a member of type T names T in the first error line.
+template <class T>
+struct field_type_has_no_reader;
+
+template <class S>
+struct member_value {
+  template <class D>
+  using fn = std::remove_cvref_t<decltype(value_of(std::declval<S&>().*D::pointer))>;
+};
+template <class T>
+using readable = std::bool_constant<has_reader<T>()>;
+template <class S>
+using unreadable_members =
+    boost::mp11::mp_remove_if<boost::mp11::mp_transform_q<member_value<S>, members_of<S>>,
+                              readable>;
+template <class S>
+inline constexpr bool all_members_readable = boost::mp11::mp_empty<unreadable_members<S>>::value;
+
+// One error for a struct with members no reader knows, naming the first one's type.
+template <class S>
+void report_unreadable_member() {
+  [[maybe_unused]] field_type_has_no_reader<boost::mp11::mp_front<unreadable_members<S>>> report;
+}
+
 // "an integer", "an array of ...": what a value of type T must be, for error messages.
 template <class T>
 std::string expected() {
