@@ -11,6 +11,15 @@
 #include <string_view>
 #include <type_traits>
 
+// retarget::onnx is now retarget::ir (docs/migrating.md). A namespace of that name would hide
+// ONNX's own ::onnx inside namespace retarget; an object of that name does not (a name before
+// :: is looked up among namespaces and types only), and it stops the compilers from suggesting
+// another namespace (retarget::nn) for a retarget::onnx written from memory.
+namespace retarget {
+struct onnx_was_renamed_retarget_ir_see_docs_migrating_md {};
+inline constexpr onnx_was_renamed_retarget_ir_see_docs_migrating_md onnx{};
+}  // namespace retarget
+
 namespace retarget::ir {
 
 enum class dtype : int {
