@@ -1,5 +1,19 @@
 // One call whose arguments carry two different backends.
 // expect: static assertion failed.*arguments of a call carry different backends
+// page-section: Calls
+// page-title: Arguments carrying two different backends
+// page-order: 30
+// page-snippet:
+// | const value<bk::tensorrt> a{1};
+// | const value<bk::onnxruntime> b{2};   // both carry a backend through dispatch_traits
+// | add(a, b);
+// page-meaning:
+// | A call takes its backend from its arguments; here they disagree, so there is no one backend to
+// | select rewrites for. With traced tensors: two tensors of exports for different backends met in
+// | one op.
+// page-fix:
+// | Keep the values of one export together. To call for a backend explicitly, use
+// | `retarget::call<B>(fn, args...)`.
 #include "common.hpp"
 
 template <class B>

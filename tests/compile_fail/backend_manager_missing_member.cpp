@@ -1,5 +1,27 @@
 // A backend manager without version().
 // expect: static assertion failed.*backend manager has no static std::string version\(\)
+// page-section: Backend managers and params
+// page-title: A manager without one of its members
+// page-order: 10
+// page-snippet:
+// | struct toy_manager {
+// |   using backend = toy_backend;
+// |   using param = toy_param;
+// |   static bool is_available();
+// |   // no version()
+// |   static std::string check_env();
+// |   ...
+// | };
+// | rb::manager_list<toy_manager>::names();
+// page-meaning:
+// | `manager_list` checks each manager, one `static_assert` per missing piece. The other pieces
+// | have their own messages: `backend manager has no static bool is_available()`, `... static
+// | std::string check_env()`, `... static file_list model_files(const param&)`, `... static
+// | file_list to_backend(const std::filesystem::path& onnx, const param&)`, `... static
+// | build_wrapper(const file_list&, const param&) returning a Wrapper`, `... static param
+// | param_from_config(const boost::json::value&, const std::string& where)`.
+// page-fix:
+// | Add the member with that signature ([backend/manager](reference/backend/manager.md)).
 #include <retarget/backend.hpp>
 
 namespace rb = retarget::backend;

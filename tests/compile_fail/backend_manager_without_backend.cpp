@@ -1,5 +1,21 @@
 // A backend manager that does not say which backend it manages.
 // expect: static assertion failed.*backend manager has no .using backend = <a Backend tag>..
+// page-section: Backend managers and params
+// page-title: A manager without `using backend` (or `using param`)
+// page-order: 40
+// page-snippet:
+// | struct toy_manager {
+// |   using param = toy_param;   // no `using backend = ...;`
+// |   ...
+// | };
+// page-meaning:
+// | The manager has no `backend` type, or it is not a backend tag. The requirement is a nested one,
+// | so a missing type answers "no" instead of failing on its own, and the list reads the manager's
+// | name only where it has one: the library's line is the only error. A manager without `using
+// | param` gets `backend manager has no `using param = ...;` described with BOOST_DESCRIBE_STRUCT`
+// | the same way.
+// page-fix:
+// | Add `using backend = your_tag;` (and `using param = your_param;`).
 #include <retarget/backend.hpp>
 
 namespace rb = retarget::backend;

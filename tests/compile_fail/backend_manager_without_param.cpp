@@ -1,5 +1,19 @@
 // A backend manager whose param is not described with BOOST_DESCRIBE_STRUCT.
 // expect: static assertion failed.*backend manager has no .using param = .* described with BOOST_DESCRIBE_STRUCT
+// page-section: Backend managers and params
+// page-title: A param not described with Boost.Describe
+// page-order: 30
+// page-snippet:
+// | struct toy_param {
+// |   retarget::options::field<std::string, "The working directory."> work_dir{"."};
+// | };
+// | // no BOOST_DESCRIBE_STRUCT(toy_param, (), (work_dir))
+// page-meaning:
+// | The options, `--help` and JSON parsing are generated from the description of the param; without
+// | it there is none.
+// page-fix:
+// | Add `BOOST_DESCRIBE_STRUCT(toy_param, (), (work_dir, ...))` listing every field, at namespace
+// | scope after the struct.
 #include <retarget/backend.hpp>
 
 namespace rb = retarget::backend;

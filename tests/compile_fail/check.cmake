@@ -6,6 +6,15 @@ if(NOT n EQUAL 1)
   message(FATAL_ERROR "${SOURCE}: needs exactly one '// expect: REGEX' line")
 endif()
 string(REGEX REPLACE "^// expect: " "" expect "${expect_lines}")
+# Each case is an entry of docs/diagnostics.md, which tools/make_diagnostics_page.py makes
+# from these comments (its docstring gives the format).
+foreach(field IN ITEMS section title snippet meaning fix)
+  file(STRINGS ${SOURCE} field_lines REGEX "^// page-${field}:")
+  if(NOT field_lines)
+    message(FATAL_ERROR "${SOURCE}: no '// page-${field}:' line (each compile-fail case is an "
+      "entry of docs/diagnostics.md; the format is in tools/make_diagnostics_page.py)")
+  endif()
+endforeach()
 
 set(include_flags)
 foreach(dir IN LISTS INCLUDES)

@@ -1,5 +1,17 @@
 // A captured node read as a value.
 // expect: the capture is a node. read it with
+// page-section: Conversion rules
+// page-title: A captured node read as a value
+// page-order: 70
+// page-snippet:
+// | static constexpr auto pattern = rc::op<"Relu">(rc::op<"Add">("a"_v, "b"_v).as<"sum">());
+// | return g.op("Relu", m["sum"_v]);   // "sum" names the Add node
+// page-meaning:
+// | `.as<"name">()` captures a node of the pattern, not a value: `"name"_v` reads captured values
+// | only.
+// page-fix:
+// | Read the node with `m["sum"_n]` (its attributes: `m["sum"_n]["axis"_i]`); values are captured
+// | and read with `"name"_v`.
 #include "convert_common.hpp"
 
 struct relu_of_add : rc::rule<"relu_of_add"> {

@@ -1,5 +1,15 @@
 // A rule that reads a capture its pattern does not make.
 // expect: capture name is not in the rule's pattern
+// page-section: Conversion rules
+// page-title: A capture the pattern does not make
+// page-order: 60
+// page-snippet:
+// | static constexpr auto pattern = rc::op<"Relu">(rc::op<"Relu">("x"_v));
+// | return g.op("Relu", m["y"_v]);   // the pattern captures "x" only
+// page-meaning:
+// | A match reads its captures by the names the pattern gives them; `"y"` is not one of them.
+// page-fix:
+// | Read a name the pattern captures, or capture it in the pattern.
 #include "convert_common.hpp"
 
 struct drop_double_relu : rc::rule<"drop_double_relu"> {

@@ -1,5 +1,15 @@
 // A node rewrite that reads an attribute as the wrong kind (epsilon is a FLOAT).
 // expect: attribute kind does not match the op's schema
+// page-section: Conversion rules
+// page-title: A node rewrite that reads an attribute as the wrong kind
+// page-order: 30
+// page-snippet:
+// | const rc::node_of<"LayerNormalization">& n
+// | n["epsilon"_i].value_or(0);   // epsilon is a FLOAT
+// page-meaning:
+// | The attribute exists, but the schema gives it another kind than the literal's suffix asks for.
+// page-fix:
+// | Read it with the suffix of its kind (`"epsilon"_f`).
 #include "convert_common.hpp"
 
 template <>

@@ -1,5 +1,16 @@
 // A node rewrite that reads an attribute its op's schema lacks.
 // expect: attribute name is not in the op's schema
+// page-section: Conversion rules
+// page-title: A node rewrite that reads an attribute its op lacks
+// page-order: 20
+// page-snippet:
+// | const rc::node_of<"LayerNormalization">& n
+// | n["epsilom"_f].value_or(1e-5f);
+// page-meaning:
+// | A `node_of<"Op">` checks each attribute it is asked for against the op's schemas, as `g.op`
+// | does: no opset's LayerNormalization has `epsilom`.
+// page-fix:
+// | Fix the name (`"epsilon"_f`). A `rc::node` (without the op type) reads any name, unchecked.
 #include "convert_common.hpp"
 
 template <>

@@ -1,5 +1,16 @@
 // An opset adapter that reads an attribute its op's schema lacks.
 // expect: attribute name is not in the op's schema
+// page-section: Conversion rules
+// page-title: An opset adapter that reads an attribute its op lacks
+// page-order: 120
+// page-snippet:
+// | const rc::node_of<"HardSigmoid">& n
+// | n["alpah"_f].value_or(0.2f);
+// page-meaning:
+// | As in a node rewrite, `node_of<"Op">` checks each attribute it is asked for against the op's
+// | schemas.
+// page-fix:
+// | Fix the name (`"alpha"_f`).
 #include <boost/mp11/list.hpp>
 #include <retarget/convert/opset.hpp>
 

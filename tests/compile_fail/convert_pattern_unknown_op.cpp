@@ -1,5 +1,15 @@
 // A pattern whose op no ONNX schema has.
 // expect: pattern op name is unknown to the ONNX schemas
+// page-section: Conversion rules
+// page-title: A pattern op no ONNX schema has
+// page-order: 40
+// page-snippet:
+// | static constexpr auto pattern = rc::op<"Reluu">("x"_v);
+// page-meaning:
+// | Each op of a rule's pattern is checked against the ONNX schemas when the pattern is written; no
+// | opset has an op of that name, so the pattern could never match.
+// page-fix:
+// | Fix the op name (`rc::op<"Relu">`) ([convert/rule](reference/convert/rule.md)).
 #include "convert_common.hpp"
 
 struct fuse : rc::rule<"fuse"> {

@@ -1,5 +1,14 @@
 // ctx.next() called from an origin, which has nothing below it.
 // expect: static assertion failed.*ctx.next\(\) called from the origin
+// page-section: Rewrites
+// page-title: `ctx.next()` from an origin
+// page-order: 100
+// page-snippet:
+// | int origin(const auto& ctx, int x) const { return ctx.next(x) / 2; }
+// page-meaning:
+// | An origin is the last candidate: there is nothing below it for `next` to reach.
+// page-fix:
+// | In an origin, compute the result directly; `ctx.next` belongs in rewrites.
 #include "common.hpp"
 
 inline constexpr struct half_fn : retarget::rewritable<half_fn, "half"> {
