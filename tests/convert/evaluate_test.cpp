@@ -1,6 +1,8 @@
 // retarget::convert::evaluate, checked against ONNX Runtime: each case is a one-node model
 // whose inputs are graph inputs, run on ONNX Runtime with seeded inputs, and evaluated on the
 // same inputs, stored as raw_data and again in the typed fields (float_data, int64_data, ...).
+// Every op evaluate() handles is compared (EveryOpIsComparedWithOnnxRuntime), integers past
+// their range among the inputs, and float64 at float64's precision.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +15,7 @@
 #include <random>
 #include <retarget/convert/evaluate.hpp>
 #include <retarget/ir.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,25 +116,141 @@ onnx::TensorProto typed_fields(const tensor& t) {
 
 bool is_float(dtype t) { return t == dtype::f32 || t == dtype::f64; }
 
-// Both results of a case: equal for integers and bools, within 1e-6 relative for floats.
-void expect_same(const tensor& reference, const tensor& folded, const std::string& what) {
+// The ops whose float result IEEE 754 rounds exactly (or that compute nothing): a float64
+// result of theirs is compared exactly. The others (Pow, means, sums and products, whose order
+// of additions may differ) within 1e-12 relative at float64.
+bool exact_at_float64(const std::string& op) {
+  static const std::set<std::string> exact = {"Identity",
+                                              "Cast",
+                                              "Gather",
+                                              "GatherND",
+                                              "ScatterND",
+                                              "ScatterElements",
+                                              "Unsqueeze",
+                                              "Squeeze",
+                                              "Concat",
+                                              "Slice",
+                                              "Reshape",
+                                              "Flatten",
+                                              "Transpose",
+                                              "Expand",
+                                              "Tile",
+                                              "Where",
+                                              "ConstantOfShape",
+                                              "Add",
+                                              "Sub",
+                                              "Mul",
+                                              "Div",
+                                              "Mod",
+                                              "Neg",
+                                              "Abs",
+                                              "Sqrt",
+                                              "Reciprocal",
+                                              "Floor",
+                                              "Ceil",
+                                              "Min",
+                                              "Max",
+                                              "ReduceMax",
+                                              "ReduceMin"};
+  return exact.count(op) > 0;
+}
+
+// Both results of a case: equal for integers and bools (bit for bit); for floats NaN where the
+// reference has NaN, the same infinities, and otherwise within 1e-6 relative at float32, and
+// at float64 equal (exact_at_float64) or within 1e-12 relative.
+void expect_same(const tensor& reference, const tensor& folded, const std::string& op,
+                 const std::string& what) {
   ASSERT_EQ(folded.type(), reference.type()) << what;
   ASSERT_EQ(folded.dims(), reference.dims()) << what << ": " << rx::format_dims(folded.dims())
                                              << " against " << rx::format_dims(reference.dims());
   const auto expected = ort::values_of(reference);
   if (is_float(reference.type())) {
+    const auto got = ort::values_of(folded);
     double scale = 1;
-    for (double v : expected)
-      if (std::isfinite(v)) scale = std::max(scale, std::abs(v));
-    EXPECT_LE(ort::max_abs_error(reference, folded), 1e-6 * scale) << what;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (std::isfinite(expected[i])) {
+        scale = std::max(scale, std::abs(expected[i]));
+        continue;
+      }
+      EXPECT_TRUE(std::isnan(expected[i]) ? std::isnan(got[i]) : got[i] == expected[i])
+          << what << ": [" << i << "] is " << got[i] << ", not " << expected[i];
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      if (std::isfinite(expected[i])) worst = std::max(worst, std::abs(got[i] - expected[i]));
+    if (reference.type() == dtype::f64 && exact_at_float64(op))
+      EXPECT_EQ(worst, 0) << what << ": float64, exact";
+    else if (reference.type() == dtype::f64)
+      EXPECT_LE(worst, 1e-12 * scale) << what << ": float64";
+    else
+      EXPECT_LE(worst, 1e-6 * scale) << what;
   } else {
     // Compared as bytes: int64 values beyond 2^53 stay exact.
     EXPECT_EQ(folded.proto().raw_data(), reference.proto().raw_data()) << what;
   }
 }
 
+// The ops each test of the suite `evaluate` compares with ONNX Runtime. Each test checks, as
+// it ends, that it compared these (no more, no fewer), and EveryOpIsComparedWithOnnxRuntime
+// that together they are evaluate()'s ops: an op added to the evaluator fails it until a test
+// compares it.
+const std::map<std::string, std::set<std::string>>& compared_by_test() {
+  static const std::map<std::string, std::set<std::string>> table = {
+      {"Identity", {"Identity"}},
+      {"Cast", {"Cast"}},
+      {"Shape", {"Shape"}},
+      {"Size", {"Size"}},
+      {"GatherNegativeIndicesAndAxes", {"Gather"}},
+      {"GatherNDNegativeIndices", {"GatherND"}},
+      {"ScatterNDNegativeIndices", {"ScatterND"}},
+      {"ScatterNDReductionRepeatedIndices", {"ScatterND"}},
+      {"ScatterElementsAxes", {"ScatterElements"}},
+      {"ScatterElementsReductionRepeatedIndices", {"ScatterElements"}},
+      {"Unsqueeze", {"Unsqueeze"}},
+      {"SqueezeAtOpsets11And13", {"Squeeze"}},
+      {"Concat", {"Concat"}},
+      {"SliceNegativeAndClampedIndices", {"Slice"}},
+      {"SliceNegativeSteps", {"Slice"}},
+      {"SliceAttributesBeforeOpset10", {"Slice"}},
+      {"ReshapeZeroAndMinusOne", {"Reshape"}},
+      {"Flatten", {"Flatten"}},
+      {"Transpose", {"Transpose"}},
+      {"ExpandBroadcastsBothWays", {"Expand"}},
+      {"Tile", {"Tile"}},
+      {"ConstantOfShape", {"ConstantOfShape"}},
+      {"Range", {"Range"}},
+      {"Where", {"Where"}},
+      {"Comparisons", {"Equal", "Greater", "Less"}},
+      {"Logic", {"And", "Not", "Or"}},
+      {"AddSubMulBroadcast", {"Add", "Mul", "Sub"}},
+      {"IntegerOverflowWraps", {"Add", "Mul", "Sub"}},
+      {"DivIntegerSigns", {"Div"}},
+      {"ModSigns", {"Mod"}},
+      {"NegAbs", {"Abs", "Neg"}},
+      {"NegAbsOfTheSmallestInteger", {"Abs", "Neg"}},
+      {"SqrtReciprocalFloorCeil", {"Ceil", "Floor", "Reciprocal", "Sqrt"}},
+      {"Pow", {"Pow"}},
+      {"MinMaxVariadic", {"Max", "Min"}},
+      {"Float64", {"Add", "Sub", "Mul", "Div", "Neg", "ReduceSum", "ReduceMean", "ReduceProd"}},
+      {"ReduceKeepdims", {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd"}},
+      {"ReduceSumAxes", {"ReduceSum"}},
+      {"ReduceSumAndProdOverflow", {"ReduceMean", "ReduceProd", "ReduceSum"}},
+      {"ReduceAxesInputAtOpset18", {"ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd"}},
+  };
+  return table;
+}
+
 class evaluate : public support::scratch_folder_test {
  protected:
+  void TearDown() override {
+    support::scratch_folder_test::TearDown();
+    if (HasFailure()) return;
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const auto it = compared_by_test().find(test);
+    ASSERT_NE(it, compared_by_test().end()) << "compared_by_test() does not list " << test;
+    EXPECT_EQ(compared_, it->second) << "the ops " << test << " compares with ONNX Runtime";
+  }
+
   // A one-node model of op at opset whose inputs are graph inputs (std::nullopt: an absent
   // optional input), run on ONNX Runtime and folded by evaluate(); both must agree.
   void check(const std::string& op, int opset, const std::vector<std::optional<tensor>>& inputs,
@@ -164,6 +283,15 @@ class evaluate : public support::scratch_folder_test {
     g.output(y);
     auto m = rx::make_model(std::move(g));
     compare(node, opset, inputs, ort::run(m, dir_ / "ort", feeds).at("y"));
+  }
+
+  // A case evaluate() must leave to the runtime (nullopt), which ONNX Runtime still runs.
+  void check_left_to_runtime(const std::string& op, int opset,
+                             const std::vector<std::optional<tensor>>& inputs,
+                             std::vector<onnx::AttributeProto> attributes = {}) {
+    left_to_runtime_ = true;
+    check(op, opset, inputs, std::move(attributes));
+    left_to_runtime_ = false;
   }
 
   // The same with the model built by hand: for opset 18, which the graph builder's ONNX 1.12
@@ -204,6 +332,9 @@ class evaluate : public support::scratch_folder_test {
   }
 
  private:
+  std::set<std::string> compared_;
+  bool left_to_runtime_ = false;
+
   void compare(const onnx::NodeProto& node, int opset,
                const std::vector<std::optional<tensor>>& inputs, const tensor& reference) {
     std::vector<onnx::TensorProto> typed;
@@ -218,12 +349,18 @@ class evaluate : public support::scratch_folder_test {
     for (const auto* form : {&raw_inputs, &typed_inputs}) {
       const auto what = form == &raw_inputs ? "inputs as raw_data" : "inputs in typed fields";
       const auto folded = cv::evaluate(node, opset, *form);
+      if (left_to_runtime_) {
+        EXPECT_FALSE(folded) << what << ": folded, and ONNX Runtime gives "
+                             << ::testing::PrintToString(ort::values_of(reference));
+        continue;
+      }
+      compared_.insert(node.op_type());
       ASSERT_TRUE(folded) << what << ": evaluate() gave nullopt";
       ASSERT_EQ(folded->size(), 1u) << what;
       EXPECT_EQ(folded->front().proto().name(), "y") << what;
       EXPECT_TRUE(folded->front().has_raw_data() || rx::element_count(folded->front().dims()) == 0)
           << what;
-      expect_same(reference, folded->front(), what);
+      expect_same(reference, folded->front(), node.op_type(), what);
     }
   }
 };
@@ -494,6 +631,27 @@ TEST_F(evaluate, AddSubMulBroadcast) {
   check("Add", 7, {random_f32({2, 3}), random_f32({3})});
 }
 
+// Signed overflow wraps around, as ONNX Runtime's does; the evaluator computes it without UB
+// (in unsigned arithmetic).
+TEST_F(evaluate, IntegerOverflowWraps) {
+  constexpr i32 int32_max = std::numeric_limits<i32>::max();
+  constexpr i32 int32_min = std::numeric_limits<i32>::min();
+  const auto a = tensor::vector<i64>(
+      {int64_max, int64_min, int64_min, 3037000500, -3037000500, int64_max, 1 << 30, -1});
+  const auto b = tensor::vector<i64>(
+      {2, -1, int64_min, 3037000500, 3037000500, int64_max, i64{1} << 40, int64_min});
+  check("Mul", 14, {a, b});
+  check("Sub", 14, {a, b});
+  check("Sub", 14, {b, a});
+  check("Add", 14, {a, b});
+  const auto c = tensor::vector<i32>({int32_max, int32_min, int32_min, 46341, -1, 65536});
+  const auto d = tensor::vector<i32>({2, -1, int32_min, 46341, int32_min, 65536});
+  check("Mul", 14, {c, d});
+  check("Sub", 14, {c, d});
+  check("Sub", 14, {d, c});
+  check("Add", 14, {c, d});
+}
+
 TEST_F(evaluate, DivIntegerSigns) {
   check("Div", 14, {random_f32({2, 3}), random_f32({3}, 0.5, 2)});
   const auto a = tensor::vector<i64>({7, -7, 7, -7, 6, -6, 0, 1});
@@ -520,6 +678,18 @@ TEST_F(evaluate, NegAbs) {
   check("Neg", 13, {random_int<i64>({5}, -9, 9)});
   check("Abs", 13, {random_f64({2, 3})});
   check("Abs", 13, {random_int<i32>({5}, -9, 9)});
+}
+
+// -INT_MIN does not fit: ONNX Runtime gives INT_MIN back, for Neg and for Abs.
+TEST_F(evaluate, NegAbsOfTheSmallestInteger) {
+  constexpr i32 int32_min = std::numeric_limits<i32>::min();
+  constexpr i32 int32_max = std::numeric_limits<i32>::max();
+  const auto wide = tensor::vector<i64>({int64_min, int64_min + 1, int64_max, -1, 0});
+  const auto narrow = tensor::vector<i32>({int32_min, int32_min + 1, int32_max, -1, 0});
+  for (const auto& x : {wide, narrow}) {
+    check("Neg", 13, {x});
+    check("Abs", 13, {x});
+  }
 }
 
 TEST_F(evaluate, SqrtReciprocalFloorCeil) {
@@ -579,6 +749,55 @@ TEST_F(evaluate, ReduceSumAxes) {
   check("ReduceSum", 13, {random_int<i32>({3, 4}, -99, 99), ints({0})});
 }
 
+// Integer sums, products and means: ONNX Runtime computes them in double and saturates, so
+// a result that is exact within 2^53 (and the type) is folded, and one past it is left to
+// the runtime (nullopt), which ONNX Runtime still runs.
+TEST_F(evaluate, ReduceSumAndProdOverflow) {
+  constexpr i64 two_52 = i64{1} << 52;
+  const auto sums = tensor::of<i64>({two_52, two_52, -two_52, -two_52, 1 << 26, 1 << 27}, {3, 2});
+  check("ReduceSum", 13, {sums, ints({1})});
+  check("ReduceMean", 13, {sums}, {attr("axes"_i = {1})});
+  const auto products = tensor::of<i64>({1 << 26, 1 << 27, -(1 << 26), 1 << 27, 0, 7}, {3, 2});
+  check("ReduceProd", 13, {products}, {attr("axes"_i = {1})});
+  constexpr i32 int32_max = std::numeric_limits<i32>::max();
+  check("ReduceSum", 13,
+        {tensor::of<i32>({int32_max - 5, 5, -2, -(int32_max / 2)}, {2, 2}), ints({1})});
+  check("ReduceProd", 13, {tensor::of<i32>({46340, 46340, -2, -(int32_max / 2)}, {2, 2})},
+        {attr("axes"_i = {1})});
+
+  const auto past = [](std::vector<i64> v) { return tensor::of<i64>(v, {1, 2}); };
+  const auto left = [&](const std::string& op, const tensor& x) {
+    if (op == "ReduceSum")
+      check_left_to_runtime(op, 13, {x, ints({1})});
+    else
+      check_left_to_runtime(op, 13, {x}, {attr("axes"_i = {1})});
+  };
+  left("ReduceSum", past({int64_max, 1}));
+  left("ReduceSum", past({int64_min, -1}));
+  left("ReduceSum", past({i64{1} << 62, 4}));  // 2^62 + 4 on ONNX Runtime: 2^62
+  left("ReduceSum", past({two_52, two_52 + 1}));
+  left("ReduceSum", tensor::of<i32>({int32_max, 1}, {1, 2}));
+  left("ReduceProd", past({int64_max, 2}));
+  left("ReduceProd", past({int64_min, -1}));
+  left("ReduceProd", past({i64{1} << 27, i64{1} << 27}));
+  left("ReduceProd", tensor::of<i32>({65536, 65536}, {1, 2}));
+  left("ReduceMean", past({int64_max, int64_max}));
+}
+
+// Float64 at float64's precision (expect_same): exact where IEEE 754 rounds one operation, within
+// 1e-12 relative for sums, means and products.
+TEST_F(evaluate, Float64) {
+  const auto a = random_f64({3, 4}, -1e3, 1e3), b = random_f64({4}, 0.25, 7);
+  check("Add", 14, {a, b});
+  check("Sub", 14, {a, b});
+  check("Mul", 14, {a, b});
+  check("Div", 14, {a, b});
+  check("Neg", 13, {a});
+  check("ReduceSum", 13, {random_f64({8, 50}, -1e3, 1e3), ints({1})});
+  check("ReduceMean", 13, {random_f64({8, 50}, -1e3, 1e3)}, {attr("axes"_i = {1})});
+  check("ReduceProd", 13, {random_f64({4, 30}, 0.5, 2)}, {attr("axes"_i = {1})});
+}
+
 TEST_F(evaluate, ReduceAxesInputAtOpset18) {
   const auto x = random_f32({2, 3, 4});
   check_opset18("ReduceMax", {x, ints({1})});
@@ -607,6 +826,32 @@ std::optional<std::vector<tensor>> fold(const onnx::NodeProto& node, int opset,
   std::vector<const onnx::TensorProto*> protos;
   for (const auto& t : inputs) protos.push_back(&t.proto());
   return cv::evaluate(node, opset, protos);
+}
+
+// The ops the tests of `evaluate` compare with ONNX Runtime are evaluate()'s, and each test
+// the table names is one of the suite.
+TEST(evaluate_api, EveryOpIsComparedWithOnnxRuntime) {
+  std::set<std::string> compared;
+  for (const auto& [test, ops] : compared_by_test()) compared.insert(ops.begin(), ops.end());
+  std::set<std::string> evaluated;
+  for (const auto op : cv::evaluable_ops()) evaluated.emplace(op);
+  EXPECT_EQ(evaluated.size(), cv::evaluable_ops().size()) << "an op listed twice";
+  for (const auto& op : evaluated)
+    EXPECT_TRUE(compared.count(op))
+        << "evaluate() handles " << op << ", and no test compares it with ONNX Runtime";
+  for (const auto& op : compared)
+    EXPECT_TRUE(evaluated.count(op)) << op << " is compared, and evaluate() does not handle it";
+
+  std::set<std::string> tests;
+  const auto* unit = ::testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit->total_test_suite_count(); ++i) {
+    const auto* suite = unit->GetTestSuite(i);
+    if (std::string(suite->name()) != "evaluate") continue;
+    for (int j = 0; j < suite->total_test_count(); ++j) tests.insert(suite->GetTestInfo(j)->name());
+  }
+  std::set<std::string> listed;
+  for (const auto& [test, ops] : compared_by_test()) listed.insert(test);
+  EXPECT_EQ(listed, tests) << "compared_by_test() against the tests of the suite evaluate";
 }
 
 TEST(evaluate_api, CanEvaluateListsTheOps) {

@@ -24,6 +24,14 @@ inline bool can_evaluate(std::string_view op_type) noexcept {
   return detail::find_op(op_type) != nullptr;
 }
 
+// The op types evaluate() handles, in the order of its table: what its tests must each compare
+// with ONNX Runtime (tests/convert/evaluate_test.cpp checks that they do).
+inline std::vector<std::string_view> evaluable_ops() {
+  std::vector<std::string_view> ops;
+  for (const auto& e : detail::op_table) ops.push_back(e.name);
+  return ops;
+}
+
 // Evaluates one node of the standard ONNX domain on constant inputs, for constant folding.
 // inputs[i] is nullptr for an absent optional input. Returns the node's outputs, in order,
 // or std::nullopt when the op, this form of it (dtype, attribute, opset) is not supported:

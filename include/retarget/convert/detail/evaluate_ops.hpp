@@ -298,21 +298,40 @@ array reduction(const node_inputs& in, F f) {
   });
 }
 
-// Sums and products: integers wrap, floats add up in double.
+// Sums and products of floats add up in double. ONNX Runtime reduces integers in double too,
+// and saturates what does not fit (measured on 1.30: int64 2^62 + 4 gives 2^62, INT64_MAX + 1
+// gives INT64_MAX): an integer reduction is folded only when every partial result, in any
+// order, is exact both ways, that is when the sum of the magnitudes (the product of the
+// magnitudes, each at least 1) is within 2^53 and the type's range; else it is left to the
+// runtime.
 template <class T>
-struct accumulator {
-  using type = double;
-};
-template <std::integral T>
-struct accumulator<T> {
-  using type = std::make_unsigned_t<T>;
-};
+std::uint64_t magnitude(T x) {
+  return x < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(x) : static_cast<std::uint64_t>(x);
+}
+template <class T>
+constexpr std::uint64_t exact_limit() {
+  return std::min<std::uint64_t>(std::uint64_t{1} << 53,
+                                 static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+}
 template <class T, class Op>
 T accumulate(const std::vector<T>& v, int init, Op op) {
-  using acc = typename accumulator<T>::type;
-  auto a = static_cast<acc>(init);
-  for (auto x : v) a = static_cast<acc>(op(a, static_cast<acc>(x)));
-  return static_cast<T>(a);
+  if constexpr (std::is_integral_v<T>) {
+    constexpr bool product = std::is_same_v<Op, std::multiplies<>>;
+    std::uint64_t bound = product ? 1 : 0;
+    for (auto x : v) {
+      const std::uint64_t m = product ? std::max<std::uint64_t>(magnitude(x), 1) : magnitude(x);
+      if (product ? m > exact_limit<T>() / bound : m > exact_limit<T>() - bound)
+        throw unsupported{};
+      bound = product ? bound * m : bound + m;
+    }
+    auto a = static_cast<T>(init);
+    for (auto x : v) a = static_cast<T>(op(a, x));  // within the bound: no overflow
+    return a;
+  } else {
+    auto a = static_cast<double>(init);
+    for (auto x : v) a = op(a, static_cast<double>(x));
+    return static_cast<T>(a);
+  }
 }
 
 template <bool Max, class T>
@@ -326,12 +345,14 @@ T extreme(const std::vector<T>& v) {
   return out;
 }
 
-// Integers: the wrapped sum divided by the count, truncated.
+// Integers: the sum (exact, as accumulate's) divided by the count in double and truncated, as
+// ONNX Runtime does.
 template <class T>
 T mean(const std::vector<T>& v) {
   if (v.empty()) throw unsupported{};
   if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(accumulate(v, 0, std::plus<>()) / static_cast<T>(v.size()));
+    return static_cast<T>(static_cast<double>(accumulate(v, 0, std::plus<>())) /
+                          static_cast<double>(v.size()));
   } else {
     double sum = 0;
     for (auto x : v) sum += x;
