@@ -1,6 +1,6 @@
 // The emitter's old namespace, written from memory: retarget::onnx is now retarget::ir. g++
 // suggested retarget::nn here; it no longer points away from the rename.
-// expect: .onnx. is not a namespace-name$|no namespace named 'onnx' in namespace 'retarget'
+// expect: onnx[^ ]* is not a namespace-name$|no namespace named 'onnx' in namespace 'retarget'
 // page-section: The emitter
 // page-title: retarget::onnx, the emitter's old namespace
 // page-order: 1
