@@ -11,6 +11,7 @@
 #include <retarget/ir/sample_inputs.hpp>
 
 #include "support/scratch_folder.hpp"
+#include "support/strict.hpp"
 
 namespace {
 
@@ -26,10 +27,14 @@ rb::tensor_map inputs_for(const fs::path& model, std::int64_t batch) {
   return rx::sample_inputs(rx::load(model), {{"x", {batch, 3, 8, 8}}}, 7);
 }
 
-bool engines_here() {
-  return retarget::backends::onnxruntime_manager::is_available() &&
-         retarget::backends::opencv_dnn_manager::is_available();
-}
+// Each test asks for the engines it runs, and only those: a test of ONNX Runtime alone does not
+// skip where OpenCV is missing. In strict mode (scripts/dev test) a missing engine fails.
+#define REQUIRE_ONNXRUNTIME()                                   \
+  if (!retarget::backends::onnxruntime_manager::is_available()) \
+  RETARGET_SKIP_MISSING("ONNX Runtime", retarget::backends::onnxruntime_manager::check_env())
+#define REQUIRE_OPENCV()                                       \
+  if (!retarget::backends::opencv_dnn_manager::is_available()) \
+  RETARGET_SKIP_MISSING("OpenCV DNN", retarget::backends::opencv_dnn_manager::check_env())
 
 }  // namespace
 
@@ -47,7 +52,8 @@ struct rc::node_rewrite<"Sigmoid", compare_test::careless> {
 };
 
 TEST(Compare, EnginesThatAgreePass) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime or OpenCV is not available here";
+  REQUIRE_ONNXRUNTIME();
+  REQUIRE_OPENCV();
   const auto model = data / "tiny.onnx";
   const auto c = rb::compare<shipped>({"onnxruntime", model}, {{"opencv_dnn", model}},
                                       inputs_for(model, 1), {});
@@ -63,7 +69,7 @@ TEST(Compare, EnginesThatAgreePass) {
 using CompareFiles = support::scratch_folder_test;
 
 TEST_F(CompareFiles, BisectNamesTheNodeOfAWrongRewrite) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime is not available here";
+  REQUIRE_ONNXRUNTIME();
   const auto original = data / "tiny.onnx";
   const auto converted = dir_ / "careless.onnx";
   auto [model, report] = rc::convert<compare_test::careless>(rx::load(original));
@@ -95,7 +101,7 @@ TEST_F(CompareFiles, BisectNamesTheNodeOfAWrongRewrite) {
 // The same wrong rewrite, planted in a model that keeps every value's name
 // (make_compare_models.py): the bisection names the node itself.
 TEST(Compare, BisectNamesAPlantedNode) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime is not available here";
+  REQUIRE_ONNXRUNTIME();
   const auto feeds = inputs_for(data / "tiny.onnx", 2);
   const rb::run_target reference{"onnxruntime", data / "tiny.onnx"},
       candidate{"onnxruntime", data / "tiny_planted.onnx"};
@@ -115,7 +121,8 @@ TEST(Compare, BisectNamesAPlantedNode) {
 }
 
 TEST(Compare, BisectSkipsValuesAnEngineCannotGive) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime or OpenCV is not available here";
+  REQUIRE_ONNXRUNTIME();
+  REQUIRE_OPENCV();
   // With a batch of 2, OpenCV 4.6 gives the Reshape to the shape read by Shape as
   // [2, 1, 4, 8, 8]; it folds the Shape at import, so no layer gives that value.
   const auto model = data / "tiny.onnx";
@@ -139,7 +146,8 @@ TEST(Compare, BisectSkipsValuesAnEngineCannotGive) {
 }
 
 TEST(Compare, NanCountsAsAMismatchOnEveryEngine) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime or OpenCV is not available here";
+  REQUIRE_ONNXRUNTIME();
+  REQUIRE_OPENCV();
   const auto model = data / "log.onnx";
   const auto feeds = rx::sample_inputs(rx::load(model), {}, 0);
   const auto c = rb::compare<shipped>({"onnxruntime", model}, {{"opencv_dnn", model}}, feeds, {});
@@ -151,7 +159,8 @@ TEST(Compare, NanCountsAsAMismatchOnEveryEngine) {
 }
 
 TEST(Compare, ACandidateThatDoesNotRunFailsWithTheEnginesReason) {
-  if (!engines_here()) GTEST_SKIP() << "ONNX Runtime or OpenCV is not available here";
+  REQUIRE_ONNXRUNTIME();
+  REQUIRE_OPENCV();
   const auto model = fs::path(RETARGET_SOURCE_DIR) / "tests/data/convert/srcnn_op13.onnx";
   const auto feeds = rx::sample_inputs(rx::load(model), {}, 0);
   const auto c = rb::compare<shipped>({"onnxruntime", model}, {{"opencv_dnn", model}}, feeds, {});

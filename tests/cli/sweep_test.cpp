@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "reliability/common.hpp"
+#include "support/strict.hpp"
 
 extern char** environ;
 
@@ -585,7 +586,7 @@ TEST_P(OutputSweep, OneLineNamingTheFolderAndNothingWritten) {
   if (output.folder == "{read_only}") {
     std::string why;
     const auto dir = read_only_folder(why);
-    if (dir.empty()) GTEST_SKIP() << why;
+    if (dir.empty()) RETARGET_SKIP_WITHOUT_MOUNT(why);
     folder = dir.string();
   }
   std::vector<std::string> args;
@@ -655,7 +656,7 @@ void fill(const fs::path& dir, std::uint64_t left) {
 TEST_F(Sweep, NoSpaceLeftKeepsThePreviousFilesAndLeavesNoTemporaryOne) {
   std::string why;
   const auto full = work_ / "full";
-  if (!small_filesystem(full, 1 << 20, why)) GTEST_SKIP() << why;
+  if (!small_filesystem(full, 1 << 20, why)) RETARGET_SKIP_WITHOUT_MOUNT(why);
   auto big = good_model(4096);  // 768 KiB of weights
   rx::save(big, work_ / "big.onnx");
 

@@ -5,7 +5,7 @@
 // mode lets that skip be only when the process truly lacks the right (CAP_SYS_ADMIN), and the
 // skip says so. tests/support/skip.cmake applies the same rule to tests that are not programs.
 //
-//   if (!onnxruntime_here()) RETARGET_SKIP_MISSING("ONNX Runtime", check_env());
+//   if (!onnxruntime_here()) RETARGET_SKIP_MISSING("ONNX Runtime", check_env());  // a test
 //   if (!mounted) RETARGET_SKIP_WITHOUT_MOUNT(why);
 //   return retarget_test::skip_status("the ONNX backend test data", why);  // in a program
 #ifndef RETARGET_TESTS_SUPPORT_STRICT_HPP
@@ -70,25 +70,34 @@ inline int skip_status(std::string_view part, std::string_view why) {
 
 }  // namespace retarget_test
 
-// In a GoogleTest test: skips for want of `part`, or fails in strict mode.
-#define RETARGET_SKIP_MISSING(part, why)                        \
-  switch (0)                                                    \
-  case 0:                                                       \
-  default:                                                      \
-    if (::retarget_test::strict_mode())                         \
-      FAIL() << ::retarget_test::strict_failure((part), (why)); \
-    else                                                        \
-      GTEST_SKIP() << (why)
+// In a GoogleTest test (gtest.h included first), a statement that ends the test:
+//   RETARGET_SKIP_MISSING(part, why)   skips for want of `part`; fails in strict mode.
+//   RETARGET_SKIP_WITHOUT_MOUNT(why)   after a mount failed: skips where the process lacks the
+//                                      right to mount (saying, in strict mode, that strict
+//                                      mode allows it); fails in strict mode where it has it.
+#ifdef GTEST_SKIP
+namespace retarget_test {
 
-// In a GoogleTest test whose mount failed: skips where the process lacks the right to mount
-// (saying, in strict mode, that strict mode allows it); fails in strict mode where it has it.
-#define RETARGET_SKIP_WITHOUT_MOUNT(why)                                \
-  switch (0)                                                            \
-  case 0:                                                               \
-  default:                                                              \
-    if (::retarget_test::strict_mode() && ::retarget_test::can_mount()) \
-      FAIL() << ::retarget_test::mount_failure(why);                    \
-    else                                                                \
-      GTEST_SKIP() << ::retarget_test::mount_skip(why)
+inline void skip_or_fail(std::string_view part, const std::string& why) {
+  if (strict_mode()) {
+    ADD_FAILURE() << strict_failure(part, why);
+    return;
+  }
+  GTEST_SKIP() << why;
+}
+
+inline void skip_or_fail_without_mount(const std::string& why) {
+  if (strict_mode() && can_mount()) {
+    ADD_FAILURE() << mount_failure(why);
+    return;
+  }
+  GTEST_SKIP() << mount_skip(why);
+}
+
+}  // namespace retarget_test
+
+#define RETARGET_SKIP_MISSING(part, why) return ::retarget_test::skip_or_fail((part), (why))
+#define RETARGET_SKIP_WITHOUT_MOUNT(why) return ::retarget_test::skip_or_fail_without_mount(why)
+#endif
 
 #endif  // RETARGET_TESTS_SUPPORT_STRICT_HPP

@@ -158,7 +158,7 @@ class rebuilder {
         const auto& type = in.type().tensor_type();
         scope[in.name()] =
             g.input(in.name(), static_cast<ir::dtype>(type.elem_type()), dims_of(type.shape()));
-      } else if (!in.has_type()) {  // a subgraph's, typed by its node
+      } else if (!in.has_type() && !main_graph) {  // a subgraph's, typed by its node
         scope[in.name()] = g.input(in.name(), ir::untyped);
       } else {
         scope[in.name()] = g.input(in.name(), in.type());
