@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <ostream>
 #include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/refusals.hpp>
@@ -56,6 +57,7 @@ struct clip_case {
   std::string model;
   double lo, hi;  // lo: the lowest float when the model leaves it out
 };
+void PrintTo(const clip_case& c, std::ostream* out) { *out << c.model; }
 
 class ClipRewrite : public support::scratch_folder_test,
                     public ::testing::WithParamInterface<clip_case> {};
