@@ -64,7 +64,7 @@ retarget::ir::model to_opset(const retarget::ir::model& m, int opset, const fs::
     else
       out << plan.by_retarget << " node steps by retarget's adapters, " << plan.by_onnx
           << " by ONNX's, " << plan.by_same_node
-          << " re-emitted as they are (only their types changed)\n";
+          << " re-emitted as they are (the same meaning at both opsets)\n";
     return converted;
   });
 }
