@@ -21,6 +21,9 @@ each is quoted, with paths relative to the source tree.
 
     python3 tools/make_diagnostics_page.py --output docs/diagnostics.md      # regenerate
     python3 tools/make_diagnostics_page.py --output OUT --check docs/diagnostics.md   # test
+
+The test (docs.diagnostics_page) passes --lines-dir: the compile-fail tests, which compile
+each case with both compilers anyway, keep the first error lines there.
 """
 
 import argparse
@@ -76,9 +79,9 @@ line exactly as g++ 12 and clang 16 print it (paths relative to the source tree;
 the headers will differ), what it means, and the fix.
 
 Each entry is a case of `tests/compile_fail/`: it compiles as it is and must fail with
-`RETARGET_COMPILE_FAIL` defined, with exactly one error, whose line matches the case's
-`// expect:` regular expression (`tests/compile_fail/check.cmake`; run them with
-`ctest --preset gcc -L compile_fail`). The page is generated from the cases, and the error
+`RETARGET_COMPILE_FAIL` defined, with exactly one error on g++ 12 and on clang 16, whose line
+matches the case's `// expect:` regular expression (`tests/compile_fail/check.cmake`; run them
+with `ctest --preset gcc -L compile_fail`). The page is generated from the cases, and the error
 lines below are what the two compilers print for them today (`ctest --preset gcc -R
 docs.diagnostics_page` checks it). Run-time errors (`retarget::error`) are not here: their
 messages name what was wrong and where.
@@ -193,11 +196,15 @@ def main():
                         help="a compiler flag (repeat); default: the compile-fail suite's")
     parser.add_argument("--include", action="append", default=[], help="an include directory")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--lines-dir", type=pathlib.Path,
+                        help="take each compiler's first error line from NAME.gxx.txt and "
+                        "NAME.clang.txt here, as the compile-fail tests keep them, instead of "
+                        "compiling the cases again")
     args = parser.parse_args()
 
     source_dir = args.source_dir.resolve()
     for compiler in (args.gxx, args.clang):
-        if not shutil.which(compiler):
+        if not args.lines_dir and not shutil.which(compiler):
             sys.exit(f"diagnostics page: {compiler} is not installed: the page quotes what "
                      "g++ 12 and clang 16 print")
     flags = args.flags or ["-std=c++20", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
@@ -215,17 +222,29 @@ def main():
         sys.exit("diagnostics page: " + "\n".join(problems))
 
     lines = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = {(entry["file"], compiler): pool.submit(first_error, compiler, flags,
-                                                       source_dir / entry["file"], source_dir,
-                                                       entry["file"])
-                for entry in entries for compiler in (args.gxx, args.clang)}
+    if args.lines_dir:
         for entry in entries:
-            try:
-                lines[entry["file"]] = tuple(jobs[(entry["file"], c)].result()
-                                             for c in (args.gxx, args.clang))
-            except CaseError as problem:
-                problems.append(str(problem))
+            kept = [args.lines_dir / f"{pathlib.Path(entry['file']).stem}.{tag}.txt"
+                    for tag in ("gxx", "clang")]
+            missing = [str(k) for k in kept if not k.is_file()]
+            if missing:
+                problems.append(f"{entry['file']}: no first error line kept in "
+                                f"{', '.join(missing)} (its compile-fail test did not pass)")
+            else:
+                lines[entry["file"]] = tuple(k.read_text(encoding="utf-8").rstrip("\n")
+                                             for k in kept)
+    else:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            jobs = {(entry["file"], compiler): pool.submit(first_error, compiler, flags,
+                                                           source_dir / entry["file"],
+                                                           source_dir, entry["file"])
+                    for entry in entries for compiler in (args.gxx, args.clang)}
+            for entry in entries:
+                try:
+                    lines[entry["file"]] = tuple(jobs[(entry["file"], c)].result()
+                                                 for c in (args.gxx, args.clang))
+                except CaseError as problem:
+                    problems.append(str(problem))
     if problems:
         sys.exit("diagnostics page: " + "\n".join(problems))
 
