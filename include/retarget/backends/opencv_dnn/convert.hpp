@@ -240,11 +240,11 @@ struct retarget::convert::rules_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::constant_add_without_leading_ones> {};
 
 // Clip with constant bounds as inputs: Min(Max(x, lo'), hi'), each bound b' a computed tensor
-// Sigmoid(x) * 0 + b, since OpenCV takes Min and Max of two computed inputs only. Exact for
-// every x, +-inf included: Sigmoid(x) is finite, so Sigmoid(x) * 0 + b is b (x * 0 + b is NaN
-// at +-inf), and a NaN x gives NaN as Clip does. An absent lower bound is Clip's default, the
-// lowest finite value, to which Clip takes -inf; Relu is not used for 0 (OpenCV's gives NaN at
-// -inf).
+// Sigmoid(x) * 0 + b (Sigmoid(x) * 0 itself for b = 0), since OpenCV takes Min and Max of two
+// computed inputs only. Exact for every x, +-inf included: Sigmoid(x) is finite, so
+// Sigmoid(x) * 0 + b is b (x * 0 + b is NaN at +-inf), and a NaN x gives NaN as Clip does. An
+// absent lower bound is Clip's default, the lowest finite value, to which Clip takes -inf; Relu
+// is not used for 0 (OpenCV's gives NaN at -inf).
 template <>
 struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
   static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Clip">& n) {
@@ -268,7 +268,10 @@ struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
       hi = *v;
     }
     const auto zero = g.op("Mul", g.op("Sigmoid", x), cv::scalar_like(g, x, 0.0));
-    const auto bound = [&](double v) { return g.op("Add", zero, cv::scalar_like(g, x, v)); };
+    // A bound of 0 is `zero` itself: an Add of 0 would be a node for nothing.
+    const auto bound = [&](double v) {
+      return v == 0 ? zero : g.op("Add", zero, cv::scalar_like(g, x, v));
+    };
     auto y = g.op("Max", x, bound(lo));
     if (has_hi) y = g.op("Min", y, bound(hi));
     return {y};
