@@ -69,7 +69,7 @@ struct result {
 
 namespace detail {
 
-inline bool is_default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+using ir::is_default_domain;
 
 using ir::node_place;
 using ir::reads_of;
@@ -494,7 +494,7 @@ inline void keep_import_spelling(const onnx::ModelProto& from, onnx::ModelProto&
   const auto imports = [](const onnx::ModelProto& m) {
     std::map<std::string, std::int64_t> out;
     for (const auto& o : m.opset_import())
-      out[o.domain() == "ai.onnx" ? std::string() : o.domain()] = o.version();
+      out[std::string(ir::canonical_domain(o.domain()))] = o.version();
     return out;
   };
   if (from.opset_import_size() == to.opset_import_size() && imports(from) == imports(to))
@@ -528,7 +528,7 @@ result convert(const ir::model& source, const options& o = {}) {
     ir::graph g(opset);
     bool imports_standard = current.opset_import_size() == 0;
     for (const auto& import : current.opset_import())
-      if (!import.domain().empty() && import.domain() != "ai.onnx")
+      if (!ir::is_default_domain(import.domain()))
         g.set_domain_version(import.domain(), static_cast<int>(import.version()));
       else
         imports_standard = true;

@@ -40,7 +40,7 @@ inline std::vector<std::string_view> evaluable_ops() {
 // broadcast).
 inline std::optional<std::vector<ir::tensor>> evaluate(
     const onnx::NodeProto& node, int opset, std::span<const onnx::TensorProto* const> inputs) {
-  if (!node.domain().empty() && node.domain() != "ai.onnx") return std::nullopt;
+  if (!ir::is_default_domain(node.domain())) return std::nullopt;
   const auto* op = detail::find_op(node.op_type());
   if (!op || node.output_size() != 1) return std::nullopt;
   try {

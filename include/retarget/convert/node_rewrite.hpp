@@ -142,7 +142,7 @@ inline constexpr auto handlers =
 // log). Nodes of other domains are emitted unchanged.
 template <Backend B, class Env>
 std::vector<ir::value> rewrite_node(const Env& env, ir::graph& g, const node& n) {
-  if (n.domain().empty() || n.domain() == "ai.onnx") {
+  if (ir::is_default_domain(n.domain())) {
     const auto& names = detail::default_domain_ops;
     const auto it = std::lower_bound(names.begin(), names.end(), std::string_view(n.op_type()));
     if (it != names.end() && *it == n.op_type())

@@ -412,7 +412,7 @@ class matcher {
   template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
   bool match_node(const op_pattern<O, N, K, C, I...>& p, const onnx::NodeProto& node,
                   const std::vector<ir::value>& inputs) {
-    if (node.op_type() != O.view() || !(node.domain().empty() || node.domain() == "ai.onnx"))
+    if (node.op_type() != O.view() || !ir::is_default_domain(node.domain()))
       return fail("expected " + std::string(O.view()) + ", found " + node_text(node));
     if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{&node};
     for (std::size_t i = sizeof...(I); i < inputs.size(); ++i)

@@ -2,6 +2,7 @@
 //
 //   static_assert(retarget::ir::is_standard_domain("ai.onnx.ml"));
 //   static_assert(!retarget::ir::is_standard_domain("mmdeploy"));
+//   static_assert(retarget::ir::is_default_domain("ai.onnx"));
 #ifndef RETARGET_IR_DOMAIN_HPP
 #define RETARGET_IR_DOMAIN_HPP
 
@@ -18,15 +19,17 @@ constexpr bool is_standard_domain(std::string_view domain) noexcept {
          domain == "ai.onnx.preview.training";
 }
 
-namespace detail {
+// The default domain, in either of its spellings ("" or "ai.onnx"): the one test of it that
+// every layer uses.
+constexpr bool is_default_domain(std::string_view domain) noexcept {
+  return domain.empty() || domain == "ai.onnx";
+}
 
 // "ai.onnx" → "": the default domain has two spellings, and nodes, opset imports and the schema
 // table write it as "".
 constexpr std::string_view canonical_domain(std::string_view domain) noexcept {
-  return domain == "ai.onnx" ? std::string_view{} : domain;
+  return is_default_domain(domain) ? std::string_view{} : domain;
 }
-
-}  // namespace detail
 
 }  // namespace retarget::ir
 

@@ -86,7 +86,7 @@ class graph_base {
   // set (custom schemas set theirs) except ai.onnx.ml and ai.onnx.preview.training, which
   // default to the newest the ONNX library knows.
   int domain_version(std::string_view domain) const {
-    const std::string d(detail::canonical_domain(domain));
+    const std::string d(canonical_domain(domain));
     const auto& versions = root_->domain_versions_;
     if (const auto it = versions.find(d); it != versions.end()) return it->second;
     if (is_standard_domain(d)) {
@@ -98,7 +98,7 @@ class graph_base {
                 "' has no declared version: declare its schemas or call set_domain_version");
   }
   void set_domain_version(std::string domain, int version) {
-    if (detail::canonical_domain(domain).empty())
+    if (canonical_domain(domain).empty())
       throw error(
           "retarget: the standard domain's version is the graph's opset, fixed at construction");
     if (version < 1)
@@ -464,7 +464,7 @@ class graph_base {
 
   // The domains of a node and of the nodes of its subgraphs, for the opset imports.
   void note_domains(const onnx::NodeProto& node) {
-    if (!detail::canonical_domain(node.domain()).empty())
+    if (!canonical_domain(node.domain()).empty())
       root_->used_domains_.insert(node.domain());
     else
       root_->standard_domain_used_ = true;

@@ -93,7 +93,7 @@ class model {
   // The version of a domain's opset import, or nullopt when the model does not import it.
   std::optional<int> opset(std::string_view domain = "") const {
     for (const auto& o : proto_.opset_import())
-      if (o.domain() == domain || (domain.empty() && o.domain() == "ai.onnx"))
+      if (canonical_domain(o.domain()) == canonical_domain(domain))
         return static_cast<int>(o.version());
     return std::nullopt;
   }

@@ -159,7 +159,7 @@ constexpr std::span<const onnx_moved_row> onnx_attributes_made_inputs() noexcept
 constexpr bool onnx_attribute_value_valid(std::string_view full_name, std::string_view attribute,
                                           std::string_view value, int opset) noexcept {
   const auto [domain, name] = split_op_name(full_name);
-  if (!detail::canonical_domain(domain).empty()) return true;
+  if (!canonical_domain(domain).empty()) return true;
   const auto* row = detail::enum_row_of(name, attribute, opset);
   return !row || detail::row_has(*row, value);
 }

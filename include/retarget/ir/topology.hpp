@@ -127,7 +127,7 @@ inline void check_structure(const model& m) {
   (void)topological_order(g, [](const std::string&) { return false; });
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& node = g.node(i);
-    const std::string domain(detail::canonical_domain(node.domain()));
+    const std::string domain(canonical_domain(node.domain()));
     if (!is_standard_domain(domain)) continue;
     const auto version = m.opset(domain);
     if (!version)

@@ -394,7 +394,7 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
       return kind;
     };
     for (const auto& n : m.graph().node()) {
-      if (!(n.domain().empty() || n.domain() == "ai.onnx") || n.output_size() == 0) continue;
+      if (!ir::is_default_domain(n.domain()) || n.output_size() == 0) continue;
       const auto& op = n.op_type();
       if (op == "Shape") {
         out[n.output(0)] = "shape";
@@ -426,7 +426,7 @@ struct retarget::convert::engine_refusals<retarget::backends::opencv_dnn> {
       };
       const auto& op = n.op_type();
       const auto input = [&](int k) { return k < n.input_size() ? n.input(k) : std::string(); };
-      if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+      if (!ir::is_default_domain(n.domain())) continue;
       if (n.input_size() > 0 && n.input(n.input_size() - 1).empty())
         refuse(
             "its last input is absent but listed (''): OpenCV 4.6 looks for a constant named ''");
