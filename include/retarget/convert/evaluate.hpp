@@ -12,6 +12,7 @@
 #include <optional>
 #include <retarget/convert/detail/evaluate_array.hpp>
 #include <retarget/convert/detail/evaluate_ops.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string_view>
@@ -21,15 +22,14 @@ namespace retarget::convert {
 
 // Whether evaluate() handles the op type at all (a quick filter before gathering inputs).
 inline bool can_evaluate(std::string_view op_type) noexcept {
-  return detail::find_op(op_type) != nullptr;
+  return detail::op_table.contains(op_type);
 }
 
-// The op types evaluate() handles, in the order of its table: what its tests must each compare
-// with ONNX Runtime (tests/convert/evaluate_test.cpp checks that they do).
+// The op types evaluate() handles, by name: what its tests must each compare with ONNX Runtime
+// (tests/convert/evaluate_test.cpp checks that they do).
 inline std::vector<std::string_view> evaluable_ops() {
-  std::vector<std::string_view> ops;
-  for (const auto& e : detail::op_table) ops.push_back(e.name);
-  return ops;
+  const auto names = detail::op_table.names();
+  return {names.begin(), names.end()};
 }
 
 // Evaluates one node of the standard ONNX domain on constant inputs, for constant folding.
@@ -41,11 +41,11 @@ inline std::vector<std::string_view> evaluable_ops() {
 inline std::optional<std::vector<ir::tensor>> evaluate(
     const onnx::NodeProto& node, int opset, std::span<const onnx::TensorProto* const> inputs) {
   if (!ir::is_default_domain(node.domain())) return std::nullopt;
-  const auto* op = detail::find_op(node.op_type());
+  const auto* op = detail::op_table.find(node.op_type());
   if (!op || node.output_size() != 1) return std::nullopt;
   try {
     std::vector<ir::tensor> outputs;
-    outputs.push_back(detail::to_tensor(op->run({node, opset, inputs}), node.output(0)));
+    outputs.push_back(detail::to_tensor((*op)({node, opset, inputs}), node.output(0)));
     return outputs;
   } catch (const detail::unsupported&) {
     return std::nullopt;
