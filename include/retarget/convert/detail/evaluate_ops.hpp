@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 #include <retarget/convert/detail/evaluate_array.hpp>
+#include <retarget/core/string_table.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <span>
@@ -800,79 +801,74 @@ inline array range(const node_inputs& in) {
 
 // ---- The table ----
 
-struct op_entry {
-  std::string_view name;
-  array (*run)(const node_inputs&);
-};
-
-template <class Types, class R = void, class F>
-constexpr auto unary_op(F) {
-  return +[](const node_inputs& in) { return unary<Types, R>(in, F{}); };
+// An op made of an element-wise function or a reduction F (a function object type), as a
+// plain function the table can hold.
+template <class Types, class R, class F>
+array run_unary(const node_inputs& in) {
+  return unary<Types, R>(in, F{});
 }
-template <class Types, class R = void, class F>
-constexpr auto binary_op(F) {
-  return +[](const node_inputs& in) { return binary<Types, R>(in, F{}); };
+template <class Types, class R, class F>
+array run_binary(const node_inputs& in) {
+  return binary<Types, R>(in, F{});
 }
 template <int AxesInputSince, class F>
-constexpr auto reduce_op(F) {
-  return +[](const node_inputs& in) { return reduction<AxesInputSince>(in, F{}); };
+array run_reduction(const node_inputs& in) {
+  return reduction<AxesInputSince>(in, F{});
 }
 
-inline constexpr op_entry op_table[] = {
-    {"Identity", [](const node_inputs& in) { return in[0]; }},
-    {"Cast", cast},
-    {"Shape", shape},
-    {"Size", size},
-    {"Gather", gather},
-    {"GatherND", gather_nd},
-    {"ScatterND", scatter_nd},
-    {"ScatterElements", scatter_elements},
-    {"Unsqueeze", unsqueeze},
-    {"Squeeze", squeeze},
-    {"Concat", concat},
-    {"Slice", slice},
-    {"Reshape", reshape},
-    {"Flatten", flatten},
-    {"Transpose", transpose},
-    {"Expand", expand},
-    {"Tile", tile},
-    {"ConstantOfShape", constant_of_shape},
-    {"Range", range},
-    {"Where", where},
-    {"Equal", binary_op<comparable_type, bool>(std::equal_to<>())},
-    {"Less", binary_op<number_type, bool>(std::less<>())},
-    {"Greater", binary_op<number_type, bool>(std::greater<>())},
-    {"Not", unary_op<bool_type>(std::logical_not<>())},
-    {"And", binary_op<bool_type>(std::logical_and<>())},
-    {"Or", binary_op<bool_type>(std::logical_or<>())},
-    {"Add", binary_op<number_type>([](auto a, auto b) { return wrapping(a, b, std::plus<>()); })},
-    {"Sub", binary_op<number_type>([](auto a, auto b) { return wrapping(a, b, std::minus<>()); })},
-    {"Mul",
-     binary_op<number_type>([](auto a, auto b) { return wrapping(a, b, std::multiplies<>()); })},
-    {"Div", div},
-    {"Mod", mod},
-    {"Pow", pow},
-    {"Neg", unary_op<number_type>([](auto a) { return negate(a); })},
-    {"Abs", unary_op<number_type>([](auto a) { return a < 0 ? negate(a) : a; })},
-    {"Sqrt", unary_op<float_type>([](auto a) { return std::sqrt(a); })},
-    {"Reciprocal", unary_op<float_type>([](auto a) { return 1 / a; })},
-    {"Floor", unary_op<float_type>([](auto a) { return std::floor(a); })},
-    {"Ceil", unary_op<float_type>([](auto a) { return std::ceil(a); })},
-    {"Min", min_max<false>},
-    {"Max", min_max<true>},
-    {"ReduceMax", reduce_op<18>([](const auto& v) { return extreme<true>(v); })},
-    {"ReduceMin", reduce_op<18>([](const auto& v) { return extreme<false>(v); })},
-    {"ReduceSum", reduce_op<13>([](const auto& v) { return accumulate(v, 0, std::plus<>()); })},
-    {"ReduceMean", reduce_op<18>([](const auto& v) { return mean(v); })},
-    {"ReduceProd",
-     reduce_op<18>([](const auto& v) { return accumulate(v, 1, std::multiplies<>()); })},
+inline constexpr auto add_values = [](auto a, auto b) { return wrapping(a, b, std::plus<>()); };
+inline constexpr auto sub_values = [](auto a, auto b) { return wrapping(a, b, std::minus<>()); };
+inline constexpr auto mul_values = [](auto a, auto b) {
+  return wrapping(a, b, std::multiplies<>());
+};
+inline constexpr auto neg_value = [](auto a) { return negate(a); };
+inline constexpr auto abs_value = [](auto a) { return a < 0 ? negate(a) : a; };
+inline constexpr auto sqrt_value = [](auto a) { return std::sqrt(a); };
+inline constexpr auto reciprocal_value = [](auto a) { return 1 / a; };
+inline constexpr auto floor_value = [](auto a) { return std::floor(a); };
+inline constexpr auto ceil_value = [](auto a) { return std::ceil(a); };
+inline constexpr auto max_of = [](const auto& v) { return extreme<true>(v); };
+inline constexpr auto min_of = [](const auto& v) { return extreme<false>(v); };
+inline constexpr auto sum_of = [](const auto& v) { return accumulate(v, 0, std::plus<>()); };
+inline constexpr auto mean_of = [](const auto& v) { return mean(v); };
+inline constexpr auto product_of = [](const auto& v) {
+  return accumulate(v, 1, std::multiplies<>());
 };
 
-inline const op_entry* find_op(std::string_view op_type) noexcept {
-  for (const auto& e : op_table)
-    if (e.name == op_type) return &e;
-  return nullptr;
-}
+using run_op = array (*)(const node_inputs&);
+inline constexpr run_op identity_op = [](const node_inputs& in) { return in[0]; };
+
+// Op type to its function; an op listed twice does not compile.
+inline constexpr auto op_table = make_string_table<
+    entry<"Identity", identity_op>, entry<"Cast", &cast>, entry<"Shape", &shape>,
+    entry<"Size", &size>, entry<"Gather", &gather>, entry<"GatherND", &gather_nd>,
+    entry<"ScatterND", &scatter_nd>, entry<"ScatterElements", &scatter_elements>,
+    entry<"Unsqueeze", &unsqueeze>, entry<"Squeeze", &squeeze>, entry<"Concat", &concat>,
+    entry<"Slice", &slice>, entry<"Reshape", &reshape>, entry<"Flatten", &flatten>,
+    entry<"Transpose", &transpose>, entry<"Expand", &expand>, entry<"Tile", &tile>,
+    entry<"ConstantOfShape", &constant_of_shape>, entry<"Range", &range>, entry<"Where", &where>,
+    entry<"Equal", &run_binary<comparable_type, bool, std::equal_to<>>>,
+    entry<"Less", &run_binary<number_type, bool, std::less<>>>,
+    entry<"Greater", &run_binary<number_type, bool, std::greater<>>>,
+    entry<"Not", &run_unary<bool_type, void, std::logical_not<>>>,
+    entry<"And", &run_binary<bool_type, void, std::logical_and<>>>,
+    entry<"Or", &run_binary<bool_type, void, std::logical_or<>>>,
+    entry<"Add", &run_binary<number_type, void, decltype(add_values)>>,
+    entry<"Sub", &run_binary<number_type, void, decltype(sub_values)>>,
+    entry<"Mul", &run_binary<number_type, void, decltype(mul_values)>>, entry<"Div", &div>,
+    entry<"Mod", &mod>, entry<"Pow", &pow>,
+    entry<"Neg", &run_unary<number_type, void, decltype(neg_value)>>,
+    entry<"Abs", &run_unary<number_type, void, decltype(abs_value)>>,
+    entry<"Sqrt", &run_unary<float_type, void, decltype(sqrt_value)>>,
+    entry<"Reciprocal", &run_unary<float_type, void, decltype(reciprocal_value)>>,
+    entry<"Floor", &run_unary<float_type, void, decltype(floor_value)>>,
+    entry<"Ceil", &run_unary<float_type, void, decltype(ceil_value)>>,
+    entry<"Min", &min_max<false>>, entry<"Max", &min_max<true>>,
+    entry<"ReduceMax", &run_reduction<18, decltype(max_of)>>,
+    entry<"ReduceMin", &run_reduction<18, decltype(min_of)>>,
+    entry<"ReduceSum", &run_reduction<13, decltype(sum_of)>>,
+    entry<"ReduceMean", &run_reduction<18, decltype(mean_of)>>,
+    entry<"ReduceProd", &run_reduction<18, decltype(product_of)>>>();
 
 }  // namespace retarget::convert::detail
 
