@@ -14,13 +14,22 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
 
 using dims_t = std::vector<std::int64_t>;
 
+// The product of the dims: 1 for a scalar.
 inline std::int64_t element_count(const dims_t& dims) {
+  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
+}
+// The same for a TensorProto's dims field, as it is (a template, so that a braced list of dims
+// still means a dims_t).
+template <class T>
+requires std::is_same_v<T, std::int64_t> std::int64_t element_count(
+    const google::protobuf::RepeatedField<T>& dims) {
   return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
 }
 

@@ -35,9 +35,7 @@ inline std::string dot_escape(std::string_view text) {
 }
 
 inline std::optional<std::vector<double>> small_values(const onnx::TensorProto& proto) {
-  std::int64_t count = 1;
-  for (auto d : proto.dims()) count *= d;
-  if (count > 8) return std::nullopt;
+  if (element_count(proto.dims()) > 8) return std::nullopt;
   try {
     return values_as_double(tensor(proto));
   } catch (const error&) {

@@ -105,8 +105,7 @@ inline model_summary summarize(const model& m) {
   std::set<std::string> weights;
   for (const auto& t : g.initializer()) {
     weights.insert(t.name());
-    std::int64_t elements = 1;
-    for (auto d : t.dims()) elements *= d;
+    const auto elements = element_count(t.dims());
     ++out.weight_count;
     out.parameter_count += elements;
     out.weight_bytes += detail::tensor_bytes(t, elements);
