@@ -75,18 +75,7 @@ using ir::node_place;
 using ir::reads_of;
 using ir::topological_order;
 
-std::vector<ir::dim> inline dims_of(const onnx::TensorShapeProto& shape) {
-  std::vector<ir::dim> out;
-  for (const auto& d : shape.dim()) {
-    if (d.has_dim_value())
-      out.emplace_back(d.dim_value());
-    else if (d.has_dim_param())
-      out.emplace_back(d.dim_param());
-    else
-      out.emplace_back();
-  }
-  return out;
-}
+using ir::dims_of;
 
 // Records which node rewrites ran, for the report.
 struct node_log {

@@ -161,7 +161,7 @@ class graph_base {
     auto* init = proto_.add_initializer();
     *init = std::move(t.proto());
     init->set_name(name);
-    const value v = add_value(std::move(name), detail::type_of(*init));
+    const value v = add_value(std::move(name), type_of(*init));
     values_.set_data(v.name(), init);
     return v;
   }
@@ -178,7 +178,7 @@ class graph_base {
     auto* init = proto_.add_initializer();
     *init = t->header();
     init->set_name(name);
-    const value v = add_value(std::move(name), detail::type_of(*init));
+    const value v = add_value(std::move(name), type_of(*init));
     values_.set_data(v.name(), &t->proto());  // shape inference sees the values
     shared_.push_back({proto_.initializer_size() - 1, std::move(t)});
     return v;

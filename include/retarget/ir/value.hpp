@@ -42,6 +42,31 @@ inline std::string to_string(const std::vector<dim>& shape) {
   return detail::bracketed(shape, [](const dim& d) { return to_string(d); });
 }
 
+// The dims of a shape as ONNX's inference writes it: a value, a name, or neither (unknown).
+inline std::vector<dim> dims_of(const onnx::TensorShapeProto& shape) {
+  std::vector<dim> out;
+  for (const auto& d : shape.dim()) {
+    if (d.has_dim_value())
+      out.emplace_back(d.dim_value());
+    else if (d.has_dim_param())
+      out.emplace_back(d.dim_param());
+    else
+      out.emplace_back();
+  }
+  return out;
+}
+
+// The type of a stored tensor (an initializer, a Constant's value): its element type and its
+// dims, all static.
+inline onnx::TypeProto type_of(const onnx::TensorProto& t) {
+  onnx::TypeProto type;
+  auto* tensor_type = type.mutable_tensor_type();
+  tensor_type->set_elem_type(t.data_type());
+  auto* shape = tensor_type->mutable_shape();
+  for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
+  return type;
+}
+
 class graph_base;
 
 class value {
@@ -66,16 +91,7 @@ class value {
   // The dims, static or symbolic; retarget::error when the rank is not known.
   std::vector<dim> shape() const {
     require_shape("shape");
-    std::vector<dim> out;
-    for (const auto& d : type().tensor_type().shape().dim()) {
-      if (d.has_dim_value())
-        out.emplace_back(d.dim_value());
-      else if (d.has_dim_param())
-        out.emplace_back(d.dim_param());
-      else
-        out.emplace_back();
-    }
-    return out;
+    return dims_of(type().tensor_type().shape());
   }
   // The static sizes, or nullopt when any dim is not static.
   std::optional<std::vector<std::int64_t>> static_shape() const {

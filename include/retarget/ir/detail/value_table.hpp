@@ -139,16 +139,6 @@ inline std::optional<onnx::TensorProto> constant_as_tensor(const onnx::Attribute
   return t;
 }
 
-// The type of an initializer: its element type and static dims.
-inline onnx::TypeProto type_of(const onnx::TensorProto& t) {
-  onnx::TypeProto type;
-  auto* tt = type.mutable_tensor_type();
-  tt->set_elem_type(t.data_type());
-  auto* s = tt->mutable_shape();
-  for (auto d : t.dims()) s->add_dim()->set_dim_value(d);
-  return type;
-}
-
 }  // namespace retarget::ir::detail
 
 #endif  // RETARGET_IR_DETAIL_VALUE_TABLE_HPP
