@@ -135,7 +135,10 @@ class rebuilder {
 
   bool changed = false;
 
-  void rebuild(ir::graph& g, const onnx::GraphProto& source, bool main_graph) {
+  // `shared`: the weights the main graph's initializers share (by index), which the rebuilt
+  // graph shares in turn, so that no pass copies a weight.
+  void rebuild(ir::graph& g, const onnx::GraphProto& source, bool main_graph,
+               std::span<const ir::shared_initializer> shared = {}) {
     if (source.sparse_initializer_size() > 0)
       throw error("retarget: graph '" + source.name() +
                   "' has sparse initializers, which retarget cannot rebuild");
@@ -154,10 +157,17 @@ class rebuilder {
       }
       input_names.insert(in.name());
     }
-    for (const auto& init : source.initializer()) {
-      // An initializer that is also a graph input is that input's default value.
+    std::vector<const ir::shared_initializer*> shared_at(
+        static_cast<std::size_t>(source.initializer_size()), nullptr);
+    for (const auto& s : shared) shared_at.at(static_cast<std::size_t>(s.index)) = &s;
+    for (int i = 0; i < source.initializer_size(); ++i) {
+      const auto& init = source.initializer(i);
+      const auto* s = shared_at[static_cast<std::size_t>(i)];
+      // An initializer that is also a graph input is that input's default value (never shared).
       if (input_names.count(init.name()))
         *g.proto().add_initializer() = init;
+      else if (s)
+        scope[init.name()] = g.initializer(init.name(), s->data);
       else
         scope[init.name()] = g.initializer(init.name(), ir::tensor(init));
     }
@@ -440,8 +450,9 @@ class rebuilder {
 };
 
 // Removes the nodes whose outputs nothing reads (the graph's outputs are read) and the
-// initializers nothing reads; returns how many of each went.
-inline std::pair<std::size_t, std::size_t> remove_dead(onnx::GraphProto& g) {
+// initializers nothing reads; returns how many of each went. Shared weights stay shared.
+inline std::pair<std::size_t, std::size_t> remove_dead(ir::model& m) {
+  auto& g = *m.proto_without_shared_bytes().mutable_graph();
   std::unordered_set<std::string> live;
   for (const auto& o : g.output()) live.insert(o.name());
   std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
@@ -462,17 +473,9 @@ inline std::pair<std::size_t, std::size_t> remove_dead(onnx::GraphProto& g) {
       ++dead;
   }
   g.mutable_node()->Swap(&nodes);
-  std::unordered_set<std::string> inputs;
-  for (const auto& i : g.input()) inputs.insert(i.name());
-  google::protobuf::RepeatedPtrField<onnx::TensorProto> initializers;
-  std::size_t unused = 0;
-  for (auto& t : *g.mutable_initializer()) {
-    if (live.count(t.name()) || inputs.count(t.name()))
-      initializers.Add()->Swap(&t);
-    else
-      ++unused;
-  }
-  g.mutable_initializer()->Swap(&initializers);
+  for (const auto& i : g.input()) live.insert(i.name());
+  const auto unused =
+      m.keep_initializers([&](const std::string& name) { return live.count(name) > 0; });
   return {dead, unused};
 }
 
@@ -498,58 +501,61 @@ inline std::size_t node_count(const onnx::GraphProto& g) {
 
 // Converts `source` for backend B with the rules Rules (by default, those its fallback chain
 // declares) and B's node rewrites. Throws retarget::error naming the node for a model that
-// cannot be rebuilt (a cycle, a read of an undefined value, an op outside its opset).
+// cannot be rebuilt (a cycle, a read of an undefined value, an op outside its opset). The
+// source is taken by value: a model moved in is converted without a copy of its weights, and
+// the result shares them (save() streams them; proto() copies them in).
 template <Backend B, class Rules = rules_of_t<B>>
-result convert(const ir::model& source, const options& o = {}) {
-  // Weights the model shares with its tensors (an export's) are copied in: the passes rebuild it.
-  ir::model whole = source;
-  const auto& in = whole.materialize().proto();
+result convert(ir::model source, const options& o = {}) {
+  // Each weight is held once, by every pass and by the result: the source's bytes move into
+  // shared tensors (a source given by value or moved in is not copied at all).
+  source.share_weights();
   const int opset = source.opset().value_or(ir::default_opset);
   report r;
   r.backend = std::string(B::name);
-  r.nodes_before = detail::node_count(in.graph());
+  r.nodes_before = detail::node_count(source.graph());
   hana::for_each(Rules::rules,
                  [&](auto type) { r.rules.emplace_back().name = decltype(type)::type::name; });
 
-  onnx::ModelProto current = in;
+  ir::model current = std::move(source);
   bool changed = true;
   for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
+    const onnx::ModelProto& in = std::as_const(current).proto();
     ir::graph g(opset);
-    bool imports_standard = current.opset_import_size() == 0;
-    for (const auto& import : current.opset_import())
+    bool imports_standard = in.opset_import_size() == 0;
+    for (const auto& import : in.opset_import())
       if (!ir::is_default_domain(import.domain()))
         g.set_domain_version(import.domain(), static_cast<int>(import.version()));
       else
         imports_standard = true;
     if (!imports_standard) g.import_standard_domain_only_if_used();
-    g.set_name(current.graph().name());
+    g.set_name(in.graph().name());
     // Names the rebuilt nodes will take are kept from the ones rewrites generate.
     std::vector<std::string> names;
-    for (const auto& n : current.graph().node())
+    for (const auto& n : in.graph().node())
       names.insert(names.end(), n.output().begin(), n.output().end());
     g.reserve_names(names);
 
     detail::rebuilder<B, Rules> rebuild(o, r, opset, pass == 1);
-    rebuild.rebuild(g, current.graph(), true);
+    rebuild.rebuild(g, in.graph(), true, current.shared_initializers());
     changed = rebuild.changed;
     r.passes = pass;
 
     ir::model_info info;
-    info.ir_version = current.ir_version();
-    info.producer_name = current.producer_name();
-    info.producer_version = current.producer_version();
-    info.doc_string = current.doc_string();
-    ir::model rebuilt = ir::make_model(std::move(g), info);
-    onnx::ModelProto next = std::move(rebuilt.materialize().proto());
-    if (!current.has_producer_name()) next.clear_producer_name();
-    if (!current.has_producer_version()) next.clear_producer_version();
-    if (current.has_domain()) next.set_domain(current.domain());
-    if (current.has_model_version()) next.set_model_version(current.model_version());
-    *next.mutable_metadata_props() = current.metadata_props();
-    *next.mutable_functions() = current.functions();
-    detail::keep_import_spelling(current, next);
+    info.ir_version = in.ir_version();
+    info.producer_name = in.producer_name();
+    info.producer_version = in.producer_version();
+    info.doc_string = in.doc_string();
+    ir::model next = ir::make_model(std::move(g), info);
+    auto& out = next.proto_without_shared_bytes();
+    if (!in.has_producer_name()) out.clear_producer_name();
+    if (!in.has_producer_version()) out.clear_producer_version();
+    if (in.has_domain()) out.set_domain(in.domain());
+    if (in.has_model_version()) out.set_model_version(in.model_version());
+    *out.mutable_metadata_props() = in.metadata_props();
+    *out.mutable_functions() = in.functions();
+    detail::keep_import_spelling(in, out);
     if (o.cleanup) {
-      const auto [dead, unused] = detail::remove_dead(*next.mutable_graph());
+      const auto [dead, unused] = detail::remove_dead(next);
       r.dead_nodes_removed += dead;
       r.initializers_removed += unused;
     }
@@ -564,7 +570,7 @@ result convert(const ir::model& source, const options& o = {}) {
       doc.remove_prefix(marker.size());
       ++r.approximations[std::string(doc.substr(0, doc.find(' ')))];
     }
-  ir::model out(std::move(current));
+  ir::model out = std::move(current);
   if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
       !r.approximations.empty() || r.identities_bypassed || r.dead_nodes_removed ||
       r.initializers_removed) {

@@ -15,6 +15,7 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,60 +32,9 @@ struct refusal {
   std::string why;
 };
 
-// The model as a table sees it: nodes, the constants (initializers and Constant outputs),
-// and the types shape inference found.
-class refusal_context {
- public:
-  // It points into its own copy of the model: not copied itself.
-  refusal_context(const refusal_context&) = delete;
-  refusal_context& operator=(const refusal_context&) = delete;
-
-  // Weights a model shares with its tensors (an export's) are copied in first.
-  explicit refusal_context(const ir::model& m) : model_(m) {
-    model_.materialize();
-    try {
-      model_.infer_shapes();
-    } catch (const error&) {  // a table still reads what it can without types
-    }
-    const auto& g = model_.graph();
-    for (const auto& t : g.initializer()) constants_[t.name()] = &t;
-    for (const auto& n : g.node())
-      if (n.op_type() == "Constant" && n.attribute_size() == 1 && n.attribute(0).has_t())
-        constants_[n.output(0)] = &n.attribute(0).t();
-    for (const auto& v : g.input()) types_[v.name()] = &v.type();
-    for (const auto& v : g.value_info()) types_[v.name()] = &v.type();
-    for (const auto& v : g.output()) types_[v.name()] = &v.type();
-    for (const auto& t : g.initializer()) initializers_.insert(t.name());
-  }
-
-  const onnx::GraphProto& graph() const { return model_.graph(); }
-  int opset() const { return model_.opset().value_or(0); }
-  // The stored tensor of an initializer or a Constant's output, or nullptr.
-  const onnx::TensorProto* constant(const std::string& name) const {
-    const auto it = constants_.find(name);
-    return it == constants_.end() ? nullptr : it->second;
-  }
-  bool is_initializer(const std::string& name) const { return initializers_.count(name) > 0; }
-  // The static dims of a value, or nullopt when inference did not find them all.
-  std::optional<std::vector<std::int64_t>> static_shape(const std::string& name) const {
-    if (const auto* c = constant(name))
-      return std::vector<std::int64_t>(c->dims().begin(), c->dims().end());
-    const auto it = types_.find(name);
-    if (it == types_.end() || !it->second->tensor_type().has_shape()) return std::nullopt;
-    std::vector<std::int64_t> out;
-    for (const auto& d : it->second->tensor_type().shape().dim()) {
-      if (!d.has_dim_value()) return std::nullopt;
-      out.push_back(d.dim_value());
-    }
-    return out;
-  }
-
- private:
-  ir::model model_;
-  std::unordered_map<std::string, const onnx::TensorProto*> constants_;
-  std::unordered_map<std::string, const onnx::TypeProto*> types_;
-  std::unordered_set<std::string> initializers_;
-};
+// The model as a table sees it: the analyzed view (nodes, constants, inferred types), which
+// copies no weight.
+using refusal_context = ir::model_view;
 
 // Specialize for a backend: static constexpr std::string_view names[] = {...}, the inexact
 // rewrites its package offers (convert::options::approximations takes them by name).

@@ -12,6 +12,8 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <concepts>
+#include <memory>
 #include <optional>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
@@ -77,6 +79,52 @@ class model {
     }
     shared_.clear();
     return *this;
+  }
+
+  // Moves the bytes of each raw initializer of the main graph of at least min_bytes into a
+  // tensor of its own, which the model then shares: a copy of the model copies no such weight,
+  // and a graph rebuilt from it can share them too (convert's passes do). Nothing is copied;
+  // an initializer that is also a graph input (that input's default) stays as it is.
+  model& share_weights(std::size_t min_bytes = 1024) {
+    auto& graph = *proto_.mutable_graph();
+    std::unordered_set<std::string> inputs;
+    for (const auto& in : graph.input()) inputs.insert(in.name());
+    std::vector<bool> is_shared(static_cast<std::size_t>(graph.initializer_size()), false);
+    for (const auto& s : shared_) is_shared.at(static_cast<std::size_t>(s.index)) = true;
+    for (int i = 0; i < graph.initializer_size(); ++i) {
+      auto& t = *graph.mutable_initializer(i);
+      if (is_shared[static_cast<std::size_t>(i)] || t.raw_data().size() < min_bytes ||
+          t.data_location() == onnx::TensorProto::EXTERNAL || inputs.contains(t.name()))
+        continue;
+      // The whole proto moves; its entry keeps every field but the bytes.
+      auto bytes = std::make_shared<tensor>();
+      bytes->proto().Swap(&t);
+      t = bytes->header();
+      shared_.push_back({i, std::move(bytes)});
+    }
+    return *this;
+  }
+
+  // Keeps the main graph's initializers whose names `keep` accepts, in their order; a shared
+  // one keeps its bytes. Returns how many went.
+  template <std::predicate<const std::string&> Keep>
+  std::size_t keep_initializers(Keep keep) {
+    auto& initializers = *proto_.mutable_graph()->mutable_initializer();
+    std::vector<int> new_index(static_cast<std::size_t>(initializers.size()), -1);
+    google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+    for (int i = 0; i < initializers.size(); ++i)
+      if (keep(initializers[i].name())) {
+        new_index[static_cast<std::size_t>(i)] = kept.size();
+        kept.Add()->Swap(&initializers[i]);
+      }
+    const auto removed = static_cast<std::size_t>(initializers.size() - kept.size());
+    initializers.Swap(&kept);
+    std::vector<shared_initializer> shared;
+    for (auto& s : shared_)
+      if (const int at = new_index.at(static_cast<std::size_t>(s.index)); at >= 0)
+        shared.push_back({at, std::move(s.data)});
+    shared_ = std::move(shared);
+    return removed;
   }
 
   // The graph: nodes, inputs, outputs, types, and initializers by name, type and dims. A

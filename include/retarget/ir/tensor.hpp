@@ -92,13 +92,16 @@ class tensor {
   bool has_raw_data() const noexcept {
     return !proto_.raw_data().empty() && proto_.data_location() != onnx::TensorProto::EXTERNAL;
   }
-  // The proto without its bytes: element type, dims, name and doc string.
+  // The proto without its bytes: element type, dims, name, doc string, segment and data
+  // location, each as set, so that the bytes put back make the proto it was.
   onnx::TensorProto header() const {
     onnx::TensorProto h;
-    h.set_data_type(proto_.data_type());
+    if (proto_.has_data_type()) h.set_data_type(proto_.data_type());
     *h.mutable_dims() = proto_.dims();
-    if (!proto_.name().empty()) h.set_name(proto_.name());
-    if (!proto_.doc_string().empty()) h.set_doc_string(proto_.doc_string());
+    if (proto_.has_name()) h.set_name(proto_.name());
+    if (proto_.has_doc_string()) h.set_doc_string(proto_.doc_string());
+    if (proto_.has_segment()) *h.mutable_segment() = proto_.segment();
+    if (proto_.has_data_location()) h.set_data_location(proto_.data_location());
     return h;
   }
 
