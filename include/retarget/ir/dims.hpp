@@ -8,13 +8,13 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <numeric>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
@@ -27,9 +27,8 @@ inline std::int64_t element_count(const dims_t& dims) {
 }
 // The same for a TensorProto's dims field, as it is (a template, so that a braced list of dims
 // still means a dims_t).
-template <class T>
-requires std::is_same_v<T, std::int64_t> std::int64_t element_count(
-    const google::protobuf::RepeatedField<T>& dims) {
+template <std::same_as<std::int64_t> T>
+std::int64_t element_count(const google::protobuf::RepeatedField<T>& dims) {
   return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
 }
 
