@@ -11,7 +11,9 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_values.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
@@ -43,79 +45,21 @@ inline float bfloat16_to_float(std::uint16_t b) {
 // data whose count does not match the dims.
 inline std::vector<double> values_as_double(const tensor& t) {
   const auto& p = t.proto();
-  if (p.data_location() == onnx::TensorProto::EXTERNAL)
-    throw error("retarget: tensor '" + p.name() +
-                "' has its data in an external file, not in memory");
   std::vector<double> out;
-  const bool raw = p.has_raw_data();
-  const auto from_raw = [&]<class T>(T, auto convert) {
-    const auto& bytes = p.raw_data();
-    if (bytes.size() % sizeof(T) != 0)
-      throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
-                  " bytes of data, not a whole number of " + std::string(to_string(t.type())) +
-                  " elements");
-    out.reserve(bytes.size() / sizeof(T));
-    for (std::size_t i = 0; i < bytes.size(); i += sizeof(T)) {
-      T v;
-      std::memcpy(&v, bytes.data() + i, sizeof(T));
-      out.push_back(static_cast<double>(convert(v)));
-    }
+  const auto read = [&]<class T>(std::type_identity<T>, auto convert) {
+    out.reserve(stored_count<T>(p));
+    for_each_value<T>(p, [&](T v) { out.push_back(static_cast<double>(convert(v))); });
   };
   const auto same = [](auto v) { return v; };
-  const auto typed = [&](const auto& field, auto convert) {
-    out.reserve(static_cast<std::size_t>(field.size()));
-    for (auto v : field) out.push_back(static_cast<double>(convert(v)));
-  };
-  // Half precision sits in int32_data as its bits; 16-bit integers as their values.
-  const auto half_bits = [](auto convert) {
-    return [convert](auto v) { return convert(static_cast<std::uint16_t>(v)); };
-  };
-  switch (t.type()) {
-    case dtype::f32:
-      raw ? from_raw(float{}, same) : typed(p.float_data(), same);
-      break;
-    case dtype::f64:
-      raw ? from_raw(double{}, same) : typed(p.double_data(), same);
-      break;
-    case dtype::f16:
-      raw ? from_raw(std::uint16_t{}, detail::half_to_float)
-          : typed(p.int32_data(), half_bits(detail::half_to_float));
-      break;
-    case dtype::bf16:
-      raw ? from_raw(std::uint16_t{}, detail::bfloat16_to_float)
-          : typed(p.int32_data(), half_bits(detail::bfloat16_to_float));
-      break;
-    case dtype::i64:
-      raw ? from_raw(std::int64_t{}, same) : typed(p.int64_data(), same);
-      break;
-    case dtype::i32:
-      raw ? from_raw(std::int32_t{}, same) : typed(p.int32_data(), same);
-      break;
-    case dtype::i16:
-      raw ? from_raw(std::int16_t{}, same) : typed(p.int32_data(), same);
-      break;
-    case dtype::i8:
-      raw ? from_raw(std::int8_t{}, same) : typed(p.int32_data(), same);
-      break;
-    case dtype::u64:
-      raw ? from_raw(std::uint64_t{}, same) : typed(p.uint64_data(), same);
-      break;
-    case dtype::u32:
-      raw ? from_raw(std::uint32_t{}, same) : typed(p.uint64_data(), same);
-      break;
-    case dtype::u16:
-      raw ? from_raw(std::uint16_t{}, same) : typed(p.int32_data(), same);
-      break;
-    case dtype::u8:
-    case dtype::boolean:
-      raw ? from_raw(std::uint8_t{}, same) : typed(p.int32_data(), same);
-      break;
-    default:
-      throw error("retarget: no numeric values for a tensor of " +
-                  std::string(to_string(t.type())));
-  }
-  std::uint64_t expected = 1;
-  for (auto d : p.dims()) expected *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+  if (t.type() == dtype::f16)
+    read(std::type_identity<std::uint16_t>{}, detail::half_to_float);
+  else if (t.type() == dtype::bf16)
+    read(std::type_identity<std::uint16_t>{}, detail::bfloat16_to_float);
+  else
+    visit_element_type(t.type(), [&](auto type) { read(type, same); });
+  const auto dims = t.dims();
+  const bool negative = std::any_of(dims.begin(), dims.end(), [](auto d) { return d < 0; });
+  const auto expected = static_cast<std::uint64_t>(negative ? 0 : element_count(dims));
   if (out.size() != expected)
     throw error("retarget: tensor '" + p.name() + "' holds " + std::to_string(out.size()) +
                 " values, but its dims make " + std::to_string(expected));

@@ -16,6 +16,7 @@
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_values.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,42 +100,16 @@ inline std::string values_text(const std::vector<std::int64_t>& values) {
               (node.name().empty() ? "" : " '" + node.name() + "'") + ": " + what);
 }
 
-// The field of a TensorProto that holds elements of type T when raw_data does not.
-template <class T>
-const auto& typed_field(const onnx::TensorProto& p) {
-  if constexpr (std::is_same_v<T, float>)
-    return p.float_data();
-  else if constexpr (std::is_same_v<T, double>)
-    return p.double_data();
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return p.int64_data();
-  else
-    return p.int32_data();  // int32, and the narrower types and bool as int32 values
-}
-
 template <class T>
 array read_as(const onnx::TensorProto& p, const onnx::NodeProto& node, const ir::dims_t& dims) {
   array a(ir::dtype_of<T>, dims);
-  const auto mismatch = [&](std::size_t count) {
+  const auto count = ir::stored_count<T>(p);
+  if (static_cast<std::int64_t>(count) != a.size() ||
+      (p.has_raw_data() && p.raw_data().size() != a.bytes.size()))
     fail(node, "an input of " + std::string(ir::to_string(a.type)) + " " + ir::format_dims(dims) +
                    " holds " + std::to_string(count) + " values, not " + std::to_string(a.size()));
-  };
-  if (p.has_raw_data()) {
-    if (p.raw_data().size() != a.bytes.size()) mismatch(p.raw_data().size() / sizeof(T));
-    a.bytes = p.raw_data();
-    if constexpr (std::is_same_v<T, bool>)
-      for (auto& b : a.bytes) b = b != 0;
-    return a;
-  }
-  const auto& field = typed_field<T>(p);
-  if (static_cast<std::int64_t>(field.size()) != a.size())
-    mismatch(static_cast<std::size_t>(field.size()));
-  for (int i = 0; i < field.size(); ++i) {
-    if constexpr (std::is_same_v<T, bool>)
-      a.set<bool>(i, field[i] != 0);
-    else
-      a.set<T>(i, static_cast<T>(field[i]));
-  }
+  std::int64_t i = 0;
+  ir::for_each_value<T>(p, [&](T v) { a.set<T>(i++, v); });
   return a;
 }
 

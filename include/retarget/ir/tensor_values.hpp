@@ -1,0 +1,141 @@
+// The elements of a TensorProto, whichever way it stores them: raw_data (little-endian, as ONNX
+// writes it) or the typed field of its element type. The one decoder of tensor data.
+//
+//   std::vector<std::int64_t> shape = retarget::ir::values_of<std::int64_t>(t);
+//   retarget::ir::visit_element_type(type, [&]<class T>(std::type_identity<T>) { ... });
+#ifndef RETARGET_IR_TENSOR_VALUES_HPP
+#define RETARGET_IR_TENSOR_VALUES_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dtype.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace retarget::ir {
+
+namespace detail {
+
+// The typed field that holds elements of type T when raw_data does not: ONNX keeps the narrow
+// integers, bool and the bits of float16 and bfloat16 in int32_data, uint32 in uint64_data.
+template <class T>
+const auto& typed_field(const onnx::TensorProto& p) {
+  if constexpr (std::is_same_v<T, float>)
+    return p.float_data();
+  else if constexpr (std::is_same_v<T, double>)
+    return p.double_data();
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return p.int64_data();
+  else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>)
+    return p.uint64_data();
+  else
+    return p.int32_data();
+}
+
+template <class T>
+inline constexpr bool is_element_storage =
+    std::is_arithmetic_v<T>&& dtype_of<std::remove_cv_t<T>> != dtype::undefined;
+
+}  // namespace detail
+
+// How many elements of type T the tensor stores (raw bytes / sizeof(T), rounded down, or the
+// typed field's size), whatever its dims say.
+template <class T>
+std::size_t stored_count(const onnx::TensorProto& p) {
+  static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
+  return p.has_raw_data() ? p.raw_data().size() / sizeof(T)
+                          : static_cast<std::size_t>(detail::typed_field<T>(p).size());
+}
+
+// Calls f(v) for each stored element, in order, as a T: the C++ type of the tensor's element
+// type (dtype_of<T>), or std::uint16_t for the bits of float16 and bfloat16. A bool is true for
+// any non-zero byte. retarget::error for data in an external file (load the model with its
+// data first) and for raw data that is not a whole number of elements.
+template <class T, class F>
+void for_each_value(const onnx::TensorProto& p, F&& f) {
+  static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
+  if (p.data_location() == onnx::TensorProto::EXTERNAL)
+    throw error("retarget: tensor '" + p.name() +
+                "' has its data in an external file, not in memory");
+  if (!p.has_raw_data()) {
+    for (auto v : detail::typed_field<T>(p)) {
+      if constexpr (std::is_same_v<T, bool>)
+        f(v != 0);
+      else
+        f(static_cast<T>(v));
+    }
+    return;
+  }
+  const auto& bytes = p.raw_data();
+  if (bytes.size() % sizeof(T) != 0)
+    throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
+                " bytes of data, not a whole number of " +
+                std::string(to_string(static_cast<dtype>(p.data_type()))) + " elements");
+  for (std::size_t i = 0; i < bytes.size(); i += sizeof(T)) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, bytes.data() + i, sizeof(T));
+    if constexpr (std::endian::native == std::endian::big) std::reverse(b, b + sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {
+      f(b[0] != 0);
+    } else {
+      T v;
+      std::memcpy(&v, b, sizeof(T));
+      f(v);
+    }
+  }
+}
+
+// The stored elements as a vector of T (see for_each_value).
+template <class T>
+std::vector<T> values_of(const onnx::TensorProto& p) {
+  std::vector<T> out;
+  out.reserve(stored_count<T>(p));
+  for_each_value<T>(p, [&](T v) { out.push_back(v); });
+  return out;
+}
+
+// Calls f(std::type_identity<T>{}) with T the type for_each_value reads elements of `type` as
+// (std::uint16_t for float16 and bfloat16, whose bits it gives); retarget::error for strings,
+// complex numbers and undefined.
+template <class F>
+decltype(auto) visit_element_type(dtype type, F&& f) {
+  switch (type) {
+    case dtype::f32:
+      return f(std::type_identity<float>{});
+    case dtype::f64:
+      return f(std::type_identity<double>{});
+    case dtype::i64:
+      return f(std::type_identity<std::int64_t>{});
+    case dtype::i32:
+      return f(std::type_identity<std::int32_t>{});
+    case dtype::i16:
+      return f(std::type_identity<std::int16_t>{});
+    case dtype::i8:
+      return f(std::type_identity<std::int8_t>{});
+    case dtype::u64:
+      return f(std::type_identity<std::uint64_t>{});
+    case dtype::u32:
+      return f(std::type_identity<std::uint32_t>{});
+    case dtype::u16:
+    case dtype::f16:
+    case dtype::bf16:
+      return f(std::type_identity<std::uint16_t>{});
+    case dtype::u8:
+      return f(std::type_identity<std::uint8_t>{});
+    case dtype::boolean:
+      return f(std::type_identity<bool>{});
+    default:
+      throw error("retarget: no numeric values for a tensor of " + std::string(to_string(type)));
+  }
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_TENSOR_VALUES_HPP
