@@ -88,18 +88,9 @@ tensor_map run_model(const run_target& target, const tensor_map& inputs,
                      const std::filesystem::path& scratch) {
   return Managers::visit(target.engine, [&](auto manager) {
     using M = decltype(manager);
-    if (!M::is_available())
-      throw error("retarget: backend " + target.engine +
-                  " is not available here (see retarget backends)");
     typename M::param param;
     param.work_dir = scratch.string();
-    const auto files = M::to_backend(target.model, param);
-    try {
-      auto wrapper = M::build_wrapper(files, param);
-      return wrapper.run(inputs);
-    } catch (const error& e) {  // the engine names its copy in the scratch folder
-      throw error(with_model_named(e.what(), files, target.model));
-    }
+    return run_on_engine<M>(target.model, param, inputs);
   });
 }
 

@@ -85,8 +85,7 @@ int run_command(const std::string& command, options::arguments& args, std::ostre
       feeds.emplace(name, std::move(t));
     }
     if (output_dir) make_folder(*output_dir);
-    auto wrapper = M::build_wrapper(files, p);
-    for (const auto& [name, t] : wrapper.run(feeds)) {
+    for (const auto& [name, t] : run_on_engine<M>({}, p, feeds, files)) {
       out << name << ": " << to_string(t.type()) << " " << ir::format_dims(t.dims()) << "\n";
       if (output_dir) ir::write_tensor_file(std::filesystem::path(*output_dir) / (name + ".pb"), t);
     }

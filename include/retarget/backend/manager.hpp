@@ -270,6 +270,26 @@ class scratch_folder {
   std::filesystem::path path_;
 };
 
+// Runs a model on M's engine: M::to_backend converts `model` into param.work_dir, unless
+// `made` holds the engine's files already (from an earlier convert); then the wrapper is built
+// and run on `inputs`. The engine's error about a copy it converted names `model` instead.
+// retarget::error when M is not available here or its engine fails.
+template <class M>
+tensor_map run_on_engine(const std::filesystem::path& model, const typename M::param& param,
+                         const tensor_map& inputs, std::optional<file_list> made = std::nullopt) {
+  if (!M::is_available())
+    throw error("retarget: backend " + std::string(M::backend::name) +
+                " is not available here (see retarget backends)");
+  const file_list files = made ? std::move(*made) : M::to_backend(model, param);
+  try {
+    auto wrapper = M::build_wrapper(files, param);
+    return wrapper.run(inputs);
+  } catch (const error& e) {
+    if (made) throw;  // the user's own files, named as they are
+    throw error(with_model_named(e.what(), files, model));
+  }
+}
+
 // Where a program is on PATH, or empty.
 inline std::filesystem::path find_program(std::string_view name) {
   const char* path = std::getenv("PATH");
