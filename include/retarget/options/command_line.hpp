@@ -1,6 +1,8 @@
 // Command lines: `arguments` takes options out as a command reads them ("--name VALUE",
 // "--name=VALUE", "-n VALUE", flags), and a described struct's fields become options of
-// their own, with a --help listing generated from the fields' help texts.
+// their own, with a --help listing generated from the fields' help texts. A tool's command
+// declares its options so too, as `option` fields (options/field.hpp): switches, repeated
+// options, short names, required options and bounded numbers.
 //
 //   retarget::options::arguments args({"--work-dir", "out", "model.onnx"});
 //   auto p = retarget::options::from_command_line<my_param>(args);   // takes --work-dir
@@ -12,12 +14,14 @@
 #include <boost/mp11/algorithm.hpp>
 #include <charconv>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/options/detail/members.hpp>
 #include <retarget/options/field.hpp>
 #include <retarget/options/json.hpp>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -155,6 +159,32 @@ std::optional<T> parse_text(std::string_view text) {
   }
 }
 
+// The one reader of numbers on a command line: `text`, the value of `option`, as a T in
+// [min, max] (a floating-point T must then be finite too). The usage_error names the option and
+// the text: "retarget: option --opset expects an integer from 1 to 17, got '18'".
+template <class T>
+T parse_number(std::string_view option, std::string_view text,
+               long long min = std::numeric_limits<long long>::lowest(),
+               long long max = std::numeric_limits<long long>::max()) {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  constexpr long long lowest = std::numeric_limits<long long>::lowest();
+  constexpr long long highest = std::numeric_limits<long long>::max();
+  const auto v = parse_text<T>(text);
+  const bool bounded = min != lowest || max != highest;
+  const auto in_range = [&](T x) {
+    const auto wide = static_cast<long double>(x);
+    return wide >= static_cast<long double>(min) && wide <= static_cast<long double>(max);
+  };
+  if (v && (!bounded || in_range(*v))) return *v;
+  std::string range;
+  if (bounded)
+    range = max == highest ? " >= " + std::to_string(min)
+                           : " from " + std::to_string(min) + " to " + std::to_string(max);
+  throw usage_error("retarget: option " + std::string(option) + " expects " +
+                    (std::is_integral_v<T> ? "an integer" : "a number") + range + ", got '" +
+                    std::string(text) + "'");
+}
+
 namespace detail {
 template <class S>
 void require_fields() {
@@ -168,7 +198,87 @@ void require_fields() {
 }
 }  // namespace detail
 
-// The option list for --help: "  --work-dir STR   The working directory. (default: .)"
+namespace detail {
+
+// "  -o, --output FILE" for an option, "  --work-dir STR" for another field.
+template <class F>
+std::string option_label(std::string_view member) {
+  using T = typename F::value_type;
+  std::string label = "  ";
+  if constexpr (Option<F>) {
+    if (!F::short_name.empty()) label += std::string(F::short_name) + ", ";
+    label += option_name(member);
+    if (!F::value_name.empty()) label += " " + std::string(F::value_name);
+    return label;
+  }
+  label += option_name(member) + " ";
+  if constexpr (std::is_same_v<T, bool>)
+    return label + "bool";
+  else if constexpr (std::is_integral_v<T>)
+    return label + "INT";
+  else if constexpr (std::is_floating_point_v<T>)
+    return label + "FLOAT";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return label + "STR";
+  else if constexpr (is_scalar_list<T>)
+    return label + "LIST";
+  else
+    return label + "JSON";
+}
+
+// " (1 to 17, default: 8)": a bounded option's range when it has an upper bound, and the
+// default when it says something (a string that is not empty, an option's number).
+template <class F>
+std::string default_note(const F& f) {
+  using T = typename F::value_type;
+  std::vector<std::string> notes;
+  if constexpr (requires { F::max; })
+    if (F::max != std::numeric_limits<long long>::max())
+      notes.push_back(std::to_string(F::min) + " to " + std::to_string(F::max));
+  std::ostringstream text;
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!f.value.empty()) text << "default: " << f.value;
+  } else if constexpr (Option<F> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    text << "default: " << f.value;
+  }
+  if (!text.str().empty()) notes.push_back(text.str());
+  std::string out;
+  for (const auto& n : notes) out += (out.empty() ? " (" : ", ") + n;
+  return out.empty() ? out : out + ")";
+}
+
+// `text` after `label`, from column 28; an option's words wrapped before column 92 (a param's
+// help stays on one line, as backends' docs show it).
+inline std::string help_line(std::string label, std::string_view text, bool wrap) {
+  constexpr std::size_t column = 28, width = 92;
+  if (label.size() < column)
+    label.resize(column, ' ');
+  else
+    label += "  ";
+  std::string out = std::move(label);
+  std::size_t line_start = 0;
+  bool first_word = true;
+  for (std::size_t pos = 0; pos < text.size();) {
+    const auto space = text.find(' ', pos);
+    const auto word = text.substr(pos, space == std::string_view::npos ? space : space - pos);
+    if (wrap && !first_word && out.size() - line_start + 1 + word.size() > width) {
+      out += "\n" + std::string(column, ' ');
+      line_start = out.size() - column;
+    } else if (!first_word) {
+      out += ' ';
+    }
+    out += word;
+    first_word = false;
+    if (space == std::string_view::npos) break;
+    pos = space + 1;
+  }
+  return out + "\n";
+}
+
+}  // namespace detail
+
+// The option list for --help: "  --work-dir STR   The working directory. (default: .)", or
+// for an option "  -o, --output FILE   where the converted model goes".
 template <Described S>
 std::string help() {
   detail::require_fields<S>();
@@ -176,57 +286,96 @@ std::string help() {
   std::string out;
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(defaults.*d.pointer)>;
-    if constexpr (Field<F>) {  // else require_fields has said what is wrong
-      using T = typename F::value_type;
-      std::string label;
-      if constexpr (std::is_same_v<T, bool>)
-        label = "bool";
-      else if constexpr (std::is_integral_v<T>)
-        label = "INT";
-      else if constexpr (std::is_floating_point_v<T>)
-        label = "FLOAT";
-      else if constexpr (std::is_same_v<T, std::string>)
-        label = "STR";
-      else if constexpr (detail::is_scalar_list<T>)
-        label = "LIST";
-      else
-        label = "JSON";
-      std::string line = "  " + option_name(d.name) + " " + label;
-      if (line.size() < 28)
-        line.resize(28, ' ');
-      else
-        line += "  ";
-      line += std::string(F::help);
-      if constexpr (std::is_same_v<T, std::string>)
-        if (!(defaults.*d.pointer).value.empty())
-          line += " (default: " + (defaults.*d.pointer).value + ")";
-      out += line + "\n";
-    }
+    if constexpr (Field<F>)  // else require_fields has said what is wrong
+      out += detail::help_line(detail::option_label<F>(d.name),
+                               std::string(F::help) + detail::default_note(defaults.*d.pointer),
+                               Option<F>);
   });
   return out;
 }
 
+// "--work-dir", "--file-name": S's options, for the closest names of an unknown one.
+template <Described S>
+std::vector<std::string> option_names() {
+  std::vector<std::string> out;
+  for (auto n : detail::member_names<S>()) out.push_back(option_name(n));
+  return out;
+}
+
+namespace detail {
+
+// One value of the option `name` from its text.
+template <class T, class F>
+T option_value(const std::string& name, const std::string& text) {
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    if constexpr (requires { F::min; })
+      return parse_number<T>(name, text, F::min, F::max);
+    else
+      return parse_number<T>(name, text);
+  } else {
+    auto v = parse_text<T>(text);
+    if (!v)
+      throw usage_error("retarget: option " + name + " expects " + expected<T>() + ", got '" +
+                        text + "'");
+    return std::move(*v);
+  }
+}
+
+template <class F>
+constexpr std::string_view short_name_of() {
+  if constexpr (Option<F>)
+    return F::short_name;
+  else
+    return {};
+}
+
+// Takes the field `f`, spelled `name`, out of `args`; whether it was there.
+template <class F>
+bool take_field(arguments& args, F& f, const std::string& name) {
+  using T = typename F::value_type;
+  constexpr auto short_name = short_name_of<F>();
+  if constexpr (Option<F> && std::is_same_v<T, bool>) {  // a switch
+    const bool given = args.flag(name) || (!short_name.empty() && args.flag(short_name));
+    if (given) f.value = true;
+    return given;
+  } else if constexpr (Option<F> && is_vector<T>) {  // once per item
+    const auto texts = args.all(name, short_name);
+    for (const auto& text : texts)
+      f.value.push_back(option_value<typename T::value_type, F>(name, text));
+    return !texts.empty();
+  } else if constexpr (Option<F> && is_optional<T>) {
+    const auto text = args.one(name, short_name);
+    if (text) f.value = option_value<typename T::value_type, F>(name, *text);
+    return text.has_value();
+  } else {
+    const auto text = args.one(name, short_name);
+    if (text) f.value = option_value<T, F>(name, *text);
+    return text.has_value();
+  }
+}
+
+}  // namespace detail
+
 // Takes S's options out of `args` into S, starting from its defaults; the rest stays in
-// `args`. A malformed value is a usage_error that names the option.
+// `args`. A malformed value is a usage_error that names the option, and so is a `required`
+// option that is not given.
 template <Described S>
 S from_command_line(arguments& args) {
   detail::require_fields<S>();
   S s{};
+  std::string missing;  // the first required option not given
   boost::mp11::mp_for_each<detail::members_of<S>>([&](auto d) {
     using F = std::remove_cvref_t<decltype(s.*d.pointer)>;
     // Else require_fields has said what is wrong.
     if constexpr (Field<F> && detail::has_reader<typename F::value_type>()) {
       const std::string name = option_name(d.name);
-      const auto text = args.one(name);
-      if (!text) return;
-      using T = typename F::value_type;
-      auto v = parse_text<T>(*text);
-      if (!v)
-        throw usage_error("retarget: option " + name + " expects " + detail::expected<T>() +
-                          ", got '" + *text + "'");
-      (s.*d.pointer).value = std::move(*v);
+      const bool given = detail::take_field(args, s.*d.pointer, name);
+      if constexpr (requires { F::is_required; })
+        if (!given && missing.empty())
+          missing = name + (F::value_name.empty() ? "" : " " + std::string(F::value_name));
     }
   });
+  if (!missing.empty()) throw usage_error("retarget: " + missing + " is required");
   return s;
 }
 
@@ -236,9 +385,7 @@ template <Described S>
 S from_command_line(const std::vector<std::string>& items) {
   arguments args(items);
   S s = from_command_line<S>(args);
-  std::vector<std::string> known;
-  for (auto n : detail::member_names<S>()) known.push_back(option_name(n));
-  for (const auto& p : args.positionals(known))
+  for (const auto& p : args.positionals(option_names<S>()))
     throw usage_error("retarget: unexpected argument '" + p + "'");
   return s;
 }

@@ -16,6 +16,7 @@
 #include <boost/describe/members.hpp>
 #include <concepts>
 #include <filesystem>
+#include <limits>
 #include <retarget/core/fixed_string.hpp>
 #include <string>
 #include <string_view>
@@ -31,11 +32,11 @@ struct field {
   static constexpr std::string_view help = Help;
   T value{};
 
-  field() = default;
-  field(T v) : value(std::move(v)) {}  // NOLINT: a field is set like its value
+  constexpr field() = default;
+  constexpr field(T v) : value(std::move(v)) {}  // NOLINT: a field is set like its value
   template <class U>
   requires std::constructible_from<T, U&&> &&
-      (!std::same_as<std::remove_cvref_t<U>, field>)field(U&& v)
+      (!std::same_as<std::remove_cvref_t<U>, field>)constexpr field(U&& v)
       : value(std::forward<U>(v)) {}  // NOLINT
 
   const T& operator*() const noexcept { return value; }
@@ -55,6 +56,33 @@ struct file_field : field<std::string, Help> {
   }
 };
 
+// An option of a tool's command, a field with the command line's own spelling: --help names
+// its value `Value` ("NAME", "N", "FILE") and accepts `Short` ("-o") too. A bool option is a
+// switch, given without a value; a std::vector option is given once per item ("--input
+// a=1.pb --input b=2.pb"); a std::optional one is empty when not given.
+template <class T, fixed_string Value, fixed_string Help, fixed_string Short = "">
+struct option : field<T, Help> {
+  static constexpr std::string_view value_name = Value;
+  static constexpr std::string_view short_name = Short;
+  using field<T, Help>::field;
+};
+
+// An option the command cannot go without: "retarget: --model NAME is required".
+template <class O>
+struct required : O {
+  static constexpr bool is_required = true;
+  using O::O;
+};
+
+// A number option that must lie in [Min, Max] (no upper bound when Max is the largest long
+// long): "retarget: option --opset expects an integer from 1 to 17, got '18'".
+template <class O, long long Min, long long Max = std::numeric_limits<long long>::max()>
+struct bounded : O {
+  static constexpr long long min = Min;
+  static constexpr long long max = Max;
+  using O::O;
+};
+
 // A struct described with BOOST_DESCRIBE_STRUCT: what the readers of options/ accept.
 template <class S>
 concept Described = boost::describe::has_describe_members<S>::value;
@@ -63,6 +91,13 @@ template <class F>
 concept Field = requires {
   typename F::value_type;
   F::help;
+};
+
+// A field with a command line's own spelling (an `option`).
+template <class F>
+concept Option = Field<F> && requires {
+  F::value_name;
+  F::short_name;
 };
 
 }  // namespace retarget::options
