@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "commands.hpp"
+
 namespace cli {
 
 namespace fs = std::filesystem;
@@ -32,18 +34,30 @@ using retarget::options::usage_error;
 struct command {
   std::string_view name;
   std::string_view summary;  // one line, for `retarget --help`
-  std::string_view help;     // usage and options, for `retarget NAME --help`
+  std::string (*help)();     // usage and options, for `retarget NAME --help`
   int (*run)(arguments&, std::ostream&);
 };
 
-int inspect(arguments&, std::ostream&);
-int check(arguments&, std::ostream&);
-int draw(arguments&, std::ostream&);
-int run(arguments&, std::ostream&);
-int deploy(arguments&, std::ostream&);
-int convert(arguments&, std::ostream&);
-int compare(arguments&, std::ostream&);
+// Each command, given its options (taken out of the arguments) and the arguments left.
+int inspect(const inspect_options&, arguments&, std::ostream&);
+int check(const check_options&, arguments&, std::ostream&);
+int draw(const draw_options&, arguments&, std::ostream&);
+int run(const run_options&, arguments&, std::ostream&);
+int deploy(const deploy_options&, arguments&, std::ostream&);
+int convert(const convert_options&, arguments&, std::ostream&);
+int compare(const compare_options&, arguments&, std::ostream&);
 int check_for_backend(const fs::path& model, const std::string& backend, std::ostream&);
+
+// The one MODEL.onnx a command takes; a usage error naming the closest of its options for one
+// it does not know.
+template <class O>
+std::string one_model(arguments& args) {
+  const auto files = args.positionals(retarget::options::option_names<O>());
+  if (files.size() != 1)
+    throw usage_error("retarget: " + std::string(O::name) + " takes one MODEL.onnx, got " +
+                      std::to_string(files.size()));
+  return files.front();
+}
 
 extern const std::span<const command> commands;
 

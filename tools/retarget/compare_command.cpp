@@ -28,22 +28,13 @@ std::vector<std::string> split(const std::string& text, char separator) {
 ir::dims_t parse_shape(const std::string& name, const std::string& text) {
   ir::dims_t dims;
   for (const auto& d : split(text, 'x')) {
-    if (d.empty() || d.size() > 12 || d.find_first_not_of("0123456789") != std::string::npos)
+    const auto dim = retarget::options::parse_text<std::int64_t>(d);
+    if (!dim || *dim < 0)
       throw usage_error("retarget: --shape " + name + "=" + text +
                         ": dims are numbers joined by 'x', as in 1x3x224x224");
-    dims.push_back(std::stoll(d));
+    dims.push_back(*dim);
   }
   return dims;
-}
-
-double parse_number(arguments& args, std::string_view option, double fallback) {
-  const auto text = args.one(option);
-  if (!text) return fallback;
-  const auto v = retarget::options::parse_text<double>(*text);
-  if (!v || *v < 0 || !std::isfinite(*v))
-    throw usage_error("retarget: " + std::string(option) + " expects a number >= 0, got '" + *text +
-                      "'");
-  return *v;
 }
 
 // "max abs 1.2e-01  max rel 3.4e-01  at [0, 2, 5, 1]"
@@ -98,24 +89,13 @@ void print_bisection(const rb::bisection& b, std::ostream& out) {
 
 }  // namespace
 
-int compare(arguments& args, std::ostream& out) {
-  const auto engines = split(args.required("--backends", "A,B,..."), ',');
-  const auto against = args.one("--against");
-  const auto input_files = args.all("--input");
-  const auto shape_texts = args.all("--shape");
-  const bool bisect = args.flag("--bisect");
-  const rb::tolerance tol{parse_number(args, "--atol", 1e-4), parse_number(args, "--rtol", 1e-3)};
-  std::uint64_t seed = 0;
-  if (const auto s = args.one("--seed")) {
-    if (s->empty() || s->size() > 19 || s->find_first_not_of("0123456789") != std::string::npos)
-      throw usage_error("retarget: --seed expects a number, got '" + *s + "'");
-    seed = std::stoull(*s);
-  }
-  const auto files = args.positionals();
-  if (files.size() != 1)
-    throw usage_error("retarget: compare takes one MODEL.onnx, got " +
-                      std::to_string(files.size()));
-  const fs::path model_path = files.front();
+int compare(const compare_options& o, arguments& args, std::ostream& out) {
+  const auto engines = split(o.backends, ',');
+  const auto& against = o.against.value;
+  const auto& input_files = o.input.value;
+  const std::uint64_t seed = o.seed;
+  const rb::tolerance tol{o.atol, o.rtol};
+  const fs::path model_path = one_model<compare_options>(args);
   for (const auto& e : engines)
     if (e.empty()) throw usage_error("retarget: --backends lists an empty name");
   if (engines.size() < 2 && !against)
@@ -130,7 +110,7 @@ int compare(arguments& args, std::ostream& out) {
   const auto wanted = ir::inputs_of(model);
   const auto given = read_inputs(model, model_path, input_files, "compare");
   std::map<std::string, ir::dims_t> shapes;
-  for (const auto& item : shape_texts) {
+  for (const auto& item : o.shape.value) {
     const auto [name, text] = name_and_value(item, "--shape", "1x3x224x224");
     (void)input_named(wanted, name, "--shape", model_path);
     if (given.contains(name))
@@ -192,7 +172,7 @@ int compare(arguments& args, std::ostream& out) {
   }
   out << passed << " of " << result.candidates.size() << " engines agree with the reference (atol "
       << scientific(tol.atol) << ", rtol " << scientific(tol.rtol) << ")\n";
-  if (bisect)
+  if (o.bisect)
     for (const auto& c : result.candidates) {
       if (c.passes() || !c.failure.empty()) continue;
       print_bisection(rb::bisect<managers>(reference, c.target, feeds, tol), out);

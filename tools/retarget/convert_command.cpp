@@ -12,14 +12,6 @@ namespace cli {
 
 namespace {
 
-std::string one_model(arguments& args, std::string_view command) {
-  const auto files = args.positionals();
-  if (files.size() != 1)
-    throw usage_error("retarget: " + std::string(command) + " takes one MODEL.onnx, got " +
-                      std::to_string(files.size()));
-  return files.front();
-}
-
 // Prints B's refusals of m; returns how many there are (nullopt: B has no table).
 template <class B>
 std::optional<std::size_t> print_refusals(const retarget::ir::model& m, std::ostream& out,
@@ -39,16 +31,6 @@ auto in_file(const fs::path& path, F&& f) {
   } catch (const retarget::error& e) {  // the file, then what is wrong and where
     throw retarget::error(prefixed("convert: " + path.string(), e));
   }
-}
-
-int parse_opset(const std::string& text) {
-  if (text.empty() || text.size() > 2 ||
-      text.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(text) < retarget::ir::min_opset || std::stoi(text) > retarget::ir::max_opset)
-    throw usage_error("retarget: convert --opset takes a number from " +
-                      std::to_string(retarget::ir::min_opset) + " to " +
-                      std::to_string(retarget::ir::max_opset) + ", not '" + text + "'");
-  return std::stoi(text);
 }
 
 // The model at another opset, after the plan found every node an adapter takes; prints how.
@@ -76,31 +58,25 @@ void write(retarget::ir::model& m, const std::string& output, std::ostream& out)
 
 }  // namespace
 
-int convert(arguments& args, std::ostream& out) {
-  const auto backend_arg = args.one("--backend");
-  const auto opset_arg = args.one("--opset");
-  const auto output = args.one("--output", "-o");
-  const bool explain = args.flag("--explain");
-  const bool dry_run = args.flag("--dry-run");
-  const auto approximations = args.all("--approximate");
-  const auto passes = args.one("--max-passes");
-  const fs::path path = one_model(args, "convert");
-  if (!backend_arg && !opset_arg)
+// The tool states the default of --max-passes in its help; it is the library's.
+static_assert(convert_options{}.max_passes.value == retarget::convert::options{}.max_passes);
+
+int convert(const convert_options& o, arguments& args, std::ostream& out) {
+  const auto& backend_arg = o.backend.value;
+  const auto& output = o.output.value;
+  const bool dry_run = o.dry_run;
+  const auto& approximations = o.approximate.value;
+  const fs::path path = one_model<convert_options>(args);
+  if (!backend_arg && !o.opset.value)
     throw usage_error("retarget: convert needs --backend NAME, --opset N, or both");
   if (!output && !dry_run) throw usage_error("retarget: convert needs -o OUT.onnx (or --dry-run)");
   if (!backend_arg && !approximations.empty())
     throw usage_error("retarget: convert --approximate needs --backend NAME");
-  const int opset = opset_arg ? parse_opset(*opset_arg) : 0;  // 0: none asked
+  const int opset = o.opset.value.value_or(0);  // 0: none asked
 
   retarget::convert::options options;
   options.approximations = approximations;
-  if (passes) {
-    if (passes->empty() || passes->size() > 4 ||
-        passes->find_first_not_of("0123456789") != std::string::npos || *passes == "0")
-      throw usage_error("retarget: convert --max-passes takes a number from 1 to 9999, not '" +
-                        *passes + "'");
-    options.max_passes = std::stoul(*passes);
-  }
+  options.max_passes = o.max_passes;
   if (!dry_run) check_writable(*output);
   auto model = retarget::ir::load(path);
   in_file(path, [&] { retarget::ir::check_structure(model); });
@@ -126,8 +102,8 @@ int convert(arguments& args, std::ostream& out) {
                  : "closest: " + retarget::join_names(retarget::closest_names(a, offered))) +
             ")");
     auto [converted, report] =
-        in_file(path, [&] { return retarget::convert::convert<B>(model, options); });
-    out << path.string() << ": " << to_string(report, explain);
+        in_file(path, [&] { return retarget::convert::convert<B>(std::move(model), options); });
+    out << path.string() << ": " << to_string(report, o.explain.value);
     if (const auto refused = print_refusals<B>(converted, out, "  refused: "))
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")
           << " of the result\n";

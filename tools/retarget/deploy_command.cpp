@@ -316,26 +316,18 @@ void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
 
 }  // namespace
 
-int deploy(arguments& args, std::ostream& out) {
-  const std::string model = args.required("--model", "NAME");
-  const fs::path work_dir = args.required("--work-dir", "DIR");
-  const bool skip_unavailable = args.flag("--skip-unavailable");
+int deploy(const deploy_options& o, arguments& args, std::ostream& out) {
+  const std::string& model = o.model;
+  const fs::path work_dir = o.work_dir.value;
+  const bool skip_unavailable = o.skip_unavailable;
   std::vector<std::string> compare_with;
-  if (const auto engines = args.one("--compare")) {
-    std::istringstream in(*engines);
-    for (std::string e; std::getline(in, e, ',');) {
-      managers::visit(e, [](auto) {});  // an unknown name, before anything is exported
-      compare_with.push_back(e);
-    }
+  std::istringstream engines(o.compare);
+  for (std::string e; std::getline(engines, e, ',');) {
+    managers::visit(e, [](auto) {});  // an unknown name, before anything is exported
+    compare_with.push_back(e);
   }
-  double tolerance = 1e-4;
-  if (const auto t = args.one("--tolerance")) {
-    const auto v = retarget::options::parse_text<double>(*t);
-    if (!v || *v < 0)
-      throw usage_error("retarget: --tolerance expects a number >= 0, got '" + *t + "'");
-    tolerance = *v;
-  }
-  const auto configs = args.positionals();
+  const double tolerance = o.tolerance;
+  const auto configs = args.positionals(retarget::options::option_names<deploy_options>());
   if (configs.empty()) throw usage_error("retarget: deploy needs at least one CONFIG.json");
   if (configs.size() == 1) {
     const auto row = deploy_one(configs.front(), model, work_dir, tolerance, skip_unavailable,

@@ -14,124 +14,33 @@ namespace cli {
 
 namespace {
 
-int backends(arguments& args, std::ostream& out) {
+int backends(const backends_options&, arguments& args, std::ostream& out) {
   std::vector<std::string> forwarded{"backends"};
   for (auto& a : args.rest()) forwarded.push_back(std::move(a));
   return retarget::backend::backend_console<managers>(forwarded, out);
 }
 
-int backend(arguments& args, std::ostream& out) {
+int backend(const backend_options&, arguments& args, std::ostream& out) {
   std::vector<std::string> forwarded{"backend"};
   for (auto& a : args.rest()) forwarded.push_back(std::move(a));
   return retarget::backend::backend_console<managers>(forwarded, out);
 }
 
+// A command of the table: its options are read from the arguments, then it runs.
+template <class O, int (*Run)(const O&, arguments&, std::ostream&)>
+constexpr command entry() {
+  return {O::name, O::summary, help_of<O>, [](arguments& args, std::ostream& out) {
+            const O options = retarget::options::from_command_line<O>(args);
+            return Run(options, args, out);
+          }};
+}
+
 constexpr command table[] = {
-    {"inspect", "what a model holds: opsets, inputs, outputs, ops, weights, rewrites",
-     "usage: retarget inspect MODEL.onnx\n\n"
-     "Prints the model's opsets, its inputs and outputs with their dims, how many nodes of each\n"
-     "op it has (subgraphs included), its custom domains, its weights and their size, the\n"
-     "backend it was exported for and the rewrite report retarget recorded in its metadata.\n"
-     "External data is not read: its size comes from the model.\n",
-     inspect},
-    {"check", "ONNX's full checker and strict shape inference; the exit status says",
-     "usage: retarget check MODEL.onnx [--backend NAME]\n\n"
-     "Runs ONNX's full model checker, then shape inference in its strict mode. Exit status 0\n"
-     "when the model passes both, 1 with the checker's message when not.\n\n"
-     "With --backend NAME, lists instead every node that backend's engine refuses, and why\n"
-     "(exit status 1 when there is one), from the table its package keeps.\n",
-     check},
-    {"convert", "rewrite an existing ONNX model for a backend or another opset, with a report",
-     "usage: retarget convert MODEL.onnx (--backend NAME | --opset N | both) -o OUT.onnx\n"
-     "                        [options]\n\n"
-     "Rebuilds the model node by node through the checked emitter for the backend: folds\n"
-     "constants, applies the backend's pattern rules to a fixed point and its node rewrites,\n"
-     "removes dead nodes, checks the result, and writes it atomically. Prints what fired and\n"
-     "what the engine still refuses.\n\n"
-     "With --opset N, first moves the model to opset N, one step at a time, through ONNX's\n"
-     "version converter and retarget's adapters. Every node that no adapter takes there is\n"
-     "reported at once, before anything is converted (exit status 1, nothing written).\n\n"
-     "options:\n"
-     "  --backend NAME        onnxruntime, opencv_dnn or tensorrt\n"
-     "  --opset N             the opset of the default domain to convert to (1 to 17)\n"
-     "  -o, --output FILE     where the converted model goes\n"
-     "  --explain             also each rule that never fired, and its closest partial match\n"
-     "  --dry-run             convert and report, write nothing\n"
-     "  --approximate NAME    allow an inexact rewrite by name (opencv_dnn:\n"
-     "                        cubic_resize_as_linear); once per name\n"
-     "  --max-passes N        the bound of the fixed point (default 8)\n",
-     convert},
-    {"compare", "engines against each other, or a model against its original; --bisect",
-     "usage: retarget compare MODEL.onnx --backends A,B,... [--against OTHER.onnx] [options]\n\n"
-     "Runs the model on each engine, on the same inputs, and compares every output with the\n"
-     "reference: the first engine on the model, or with --against, the first engine on\n"
-     "OTHER.onnx (the original of a converted model, say). Prints each output's largest\n"
-     "absolute and relative error and where the largest is. Exit status 1 when an output is\n"
-     "outside the tolerance (NaN and Inf never pass) or an engine cannot run the model.\n\n"
-     "options:\n"
-     "  --backends A,B,...       the engines (onnxruntime, opencv_dnn, tensorrt); the first\n"
-     "                           one runs the reference\n"
-     "  --against OTHER.onnx     the reference model, run on the first engine; then every\n"
-     "                           engine runs MODEL\n"
-     "  --input NAME=FILE.pb     an input from a TensorProto file; once per input\n"
-     "  --shape NAME=1x3x224x224 the dims of a generated input (its dynamic dims need them)\n"
-     "  --seed N                 the seed of generated inputs (default 0): floats uniform in\n"
-     "                           [-1, 1), integers in [0, 10), bools\n"
-     "  --atol A, --rtol R       an element passes when |a - r| <= A + R * |r| (default\n"
-     "                           1e-4 and 1e-3)\n"
-     "  --bisect                 for an engine that differs: expose the intermediate values\n"
-     "                           as outputs and name the first node (in the model's order)\n"
-     "                           whose output diverges, with its inputs' errors and its own;\n"
-     "                           values an engine cannot give are listed and skipped\n",
-     compare},
-    {"draw", "a picture of the graph, through Graphviz",
-     "usage: retarget draw MODEL.onnx -o FILE.svg|FILE.png|FILE.dot\n\n"
-     "Draws the graph: inputs, nodes with their attributes and weights, outputs, and each edge\n"
-     "with its shape where the model knows it. .svg and .png need Graphviz's dot; .dot writes\n"
-     "the Graphviz source itself.\n\n"
-     "options:\n"
-     "  -o, --output FILE   where the picture goes; its suffix picks the format\n",
-     draw},
-    {"backends", "each backend: available or not, its version and its environment",
-     "usage: retarget backends\n\n"
-     "For each backend retarget knows: whether it is available here, its version, and what\n"
-     "its manager found in the environment (or what is missing).\n",
-     backends},
-    {"backend", "one backend's own check, convert and run, with its param as options",
-     "usage: retarget backend NAME check|convert|run [--help] ...\n\n"
-     "The backend manager's console: `check` reports its environment, `convert` turns an ONNX\n"
-     "file into the backend's files, `run` runs them; `--help` after the command lists the\n"
-     "backend's param as options.\n",
-     backend},
-    {"run", "inference through a backend; prints each output's shape and statistics",
-     "usage: retarget run MODEL.onnx --backend NAME --input NAME=FILE.pb ... [options]\n\n"
-     "Converts the model for the backend in a scratch folder, runs it on the inputs (ONNX\n"
-     "TensorProto files) through the backend's wrapper, and prints each output's name, dtype,\n"
-     "shape, min, max, mean and standard deviation.\n\n"
-     "options:\n"
-     "  --backend NAME      onnxruntime, opencv_dnn or tensorrt\n"
-     "  --input NAME=FILE   an input as a TensorProto file; once per input\n"
-     "  --output-dir DIR    also write each output there as NAME.pb\n"
-     "  other options       the backend's param (see retarget backend NAME convert --help)\n",
-     run},
-    {"deploy", "export a zoo model by a deploy config, convert it, run it, compare",
-     "usage: retarget deploy CONFIG.json... --model NAME --work-dir DIR [--skip-unavailable]\n"
-     "                       [--compare A,B,...]\n\n"
-     "For each deploy config: exports the zoo model as its onnx_config says, with the rewrites\n"
-     "of its backend, converts it with the backend's manager, runs it on the model's test\n"
-     "input and compares the outputs with PyTorch's. The files go to DIR (DIR/CONFIG-NAME when\n"
-     "several configs are given) with a summary.json, only when every stage passed: a failed\n"
-     "deploy leaves DIR as it was. Several configs end with a table.\n\n"
-     "options:\n"
-     "  --model NAME        the zoo model: srcnn\n"
-     "  --work-dir DIR      where the files go\n"
-     "  --tolerance X       the largest absolute error that passes (default 1e-4)\n"
-     "  --skip-unavailable  a config whose backend is not available here is exported only\n"
-     "                      (the ONNX file in that backend's dialect) instead of failing\n"
-     "  --compare A,B,...   also run the exported model on these engines and compare them\n"
-     "                      with the backend's outputs (as retarget compare does); a\n"
-     "                      difference beyond the tolerance fails the deploy\n",
-     deploy},
+    entry<inspect_options, inspect>(), entry<check_options, check>(),
+    entry<convert_options, convert>(), entry<compare_options, compare>(),
+    entry<draw_options, draw>(),       entry<backends_options, backends>(),
+    entry<backend_options, backend>(), entry<run_options, run>(),
+    entry<deploy_options, deploy>(),
 };
 
 void print_help(std::ostream& out) {
@@ -164,7 +73,7 @@ int main_of(std::vector<std::string> argv, std::ostream& out) {
                                 ? argv.size() == 2 && (argv[1] == "--help" || argv[1] == "-h")
                                 : args.flag("--help") || args.flag("-h");
     if (wants_help) {
-      out << c.help;
+      out << c.help();
       return 0;
     }
     return c.run(args, out);
@@ -254,9 +163,7 @@ std::string one_line(std::string text) {
 void check_writable(const fs::path& path) { retarget::ir::atomic_file probe(path); }
 
 std::string prefixed(std::string_view prefix, const std::exception& e) {
-  std::string_view what = e.what();
-  if (what.starts_with("retarget: ")) what.remove_prefix(10);
-  return "retarget: " + std::string(prefix) + ": " + std::string(what);
+  return "retarget: " + std::string(prefix) + ": " + std::string(retarget::reason_of(e));
 }
 
 std::string seconds(double s) {

@@ -8,20 +8,8 @@
 
 namespace cli {
 
-namespace {
-
-std::string model_argument(arguments& args, std::string_view command) {
-  const auto files = args.positionals();
-  if (files.size() != 1)
-    throw usage_error("retarget: " + std::string(command) + " takes one MODEL.onnx, got " +
-                      std::to_string(files.size()));
-  return files.front();
-}
-
-}  // namespace
-
-int inspect(arguments& args, std::ostream& out) {
-  const fs::path path = model_argument(args, "inspect");
+int inspect(const inspect_options&, arguments& args, std::ostream& out) {
+  const fs::path path = one_model<inspect_options>(args);
   const auto model = retarget::ir::read_model_file(path);
   const auto summary = retarget::ir::summarize(model);
   // What is wrong with a model is said after what it holds, which helps to see why.
@@ -48,10 +36,9 @@ int inspect(arguments& args, std::ostream& out) {
   throw retarget::error(problem);
 }
 
-int check(arguments& args, std::ostream& out) {
-  const auto backend = args.one("--backend");
-  const fs::path path = model_argument(args, "check");
-  if (backend) return check_for_backend(path, *backend, out);
+int check(const check_options& o, arguments& args, std::ostream& out) {
+  const fs::path path = one_model<check_options>(args);
+  if (o.backend.value) return check_for_backend(path, *o.backend.value, out);
   const auto model = open_model(path);
   try {
     model.check();
@@ -63,11 +50,10 @@ int check(arguments& args, std::ostream& out) {
   return 0;
 }
 
-int draw(arguments& args, std::ostream& out) {
-  const auto output = args.one("--output", "-o");
-  if (!output) throw usage_error("retarget: draw needs -o FILE.svg, FILE.png or FILE.dot");
-  const fs::path path = model_argument(args, "draw");
-  const fs::path target = *output;
+int draw(const draw_options& o, arguments& args, std::ostream& out) {
+  if (!o.output.value) throw usage_error("retarget: draw needs -o FILE.svg, FILE.png or FILE.dot");
+  const fs::path path = one_model<draw_options>(args);
+  const fs::path target = *o.output.value;
   const auto format = target.extension().string();
   if (format != ".svg" && format != ".png" && format != ".dot")
     throw usage_error("retarget: draw writes .svg, .png or .dot, not '" +

@@ -25,19 +25,19 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
            const std::optional<std::string>& output_dir, typename M::param param,
            bool work_dir_given, std::ostream& out);
 
-int run(arguments& args, std::ostream& out) {
-  const std::string backend = args.required("--backend", "NAME");
-  const auto inputs = args.all("--input");
-  const auto output_dir = args.one("--output-dir");
+int run(const run_options& o, arguments& args, std::ostream& out) {
   // The backend's own options (its param) are taken out before the model file is.
-  return managers::visit(backend, [&](auto manager) {
+  return managers::visit(o.backend.value, [&](auto manager) {
     using M = decltype(manager);
     const bool work_dir_given = args.has("--work-dir");
     auto param = retarget::options::from_command_line<typename M::param>(args);
-    const auto files = args.positionals();
+    auto known = retarget::options::option_names<run_options>();
+    for (auto& n : retarget::options::option_names<typename M::param>()) known.push_back(n);
+    const auto files = args.positionals(known);
     if (files.size() != 1)
       throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
-    return run_on<M>(files.front(), inputs, output_dir, std::move(param), work_dir_given, out);
+    return run_on<M>(files.front(), o.input.value, o.output_dir.value, std::move(param),
+                     work_dir_given, out);
   });
 }
 
@@ -64,14 +64,11 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
                             " is not available here (see retarget backends)");
     retarget::backend::scratch_folder scratch(fs::temp_directory_path(), "retarget-run");
     if (!work_dir_given) param.work_dir = scratch.path().string();
-    const auto backend_files = M::to_backend(model_path, param);
     const auto outputs = [&] {
       try {
-        auto wrapper = M::build_wrapper(backend_files, param);
-        return wrapper.run(feeds);
-      } catch (const retarget::error& e) {  // the engine names its copy in the scratch folder
-        throw retarget::error(
-            one_line(retarget::backend::with_model_named(e.what(), backend_files, model_path)));
+        return retarget::backend::run_on_engine<M>(model_path, param, feeds);
+      } catch (const retarget::error& e) {  // engines' messages may run over several lines
+        throw retarget::error(one_line(e.what()));
       }
     }();
     for (const auto& [name, t] : outputs) {
