@@ -24,6 +24,7 @@
 #include <retarget/convert/evaluate.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/node_rewrite.hpp>
+#include <retarget/convert/quirk.hpp>
 #include <retarget/convert/report.hpp>
 #include <retarget/convert/rule.hpp>
 #include <retarget/core/backend.hpp>
@@ -563,13 +564,10 @@ result convert(ir::model source, const options& o = {}) {
   }
   r.fixed_point = !changed;
   r.nodes_after = detail::node_count(current.graph());
-  // Inexact rewrites mark the nodes they make ("retarget: approximation NAME ...").
-  constexpr std::string_view marker = "retarget: approximation ";
+  // Inexact rewrites mark the nodes they make with their tag's name (approximation<Name>::mark).
   for (const auto& n : current.graph().node())
-    if (std::string_view doc = n.doc_string(); doc.starts_with(marker)) {
-      doc.remove_prefix(marker.size());
-      ++r.approximations[std::string(doc.substr(0, doc.find(' ')))];
-    }
+    if (const auto name = approximation_of_node(n.doc_string()))
+      ++r.approximations[std::string(*name)];
   ir::model out = std::move(current);
   if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
       !r.approximations.empty() || r.identities_bypassed || r.dead_nodes_removed ||

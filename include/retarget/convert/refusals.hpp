@@ -36,6 +36,13 @@ struct refusal {
 // copies no weight.
 using refusal_context = ir::model_view;
 
+// Specialize for a backend as `: quirk_list<...>` (convert/quirk.hpp): its engine's quirks, from
+// which its table of refusals, its approximations and its rules come.
+template <class B>
+struct quirks_for {
+  using retarget_undeclared = void;
+};
+
 // Specialize for a backend: static constexpr std::string_view names[] = {...}, the inexact
 // rewrites its package offers (convert::options::approximations takes them by name).
 template <class B>
@@ -49,6 +56,8 @@ std::vector<std::string_view> approximations_of() {
   std::vector<std::string_view> out;
   boost::mp11::mp_for_each<fallback_chain_t<B>>([&](auto backend) {
     using X = decltype(backend);
+    if constexpr (requires { quirks_for<X>::approximation_names; })
+      for (const auto& n : quirks_for<X>::approximation_names) out.push_back(n);
     for (const auto& n : approximations<X>::names) out.push_back(n);
   });
   return out;
@@ -62,7 +71,12 @@ struct engine_refusals {
 
 namespace detail {
 template <class B>
-using has_refusals = std::bool_constant < !requires {
+using has_quirks = std::bool_constant < !requires {
+  typename quirks_for<B>::retarget_undeclared;
+}
+> ;
+template <class B>
+using has_refusals = std::bool_constant < has_quirks<B>::value || !requires {
   typename engine_refusals<B>::retarget_undeclared;
 }
 > ;
@@ -81,8 +95,10 @@ std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
   if constexpr (!knows_refusals<B>) {
     return std::nullopt;
   } else {
-    using table = engine_refusals<
-        boost::mp11::mp_at<chain, boost::mp11::mp_find_if<chain, detail::has_refusals>>>;
+    using first = boost::mp11::mp_at<chain, boost::mp11::mp_find_if<chain, detail::has_refusals>>;
+    // Its quirks, when it declares them; its own table otherwise.
+    using table = std::conditional_t<detail::has_quirks<first>::value, quirks_for<first>,
+                                     engine_refusals<first>>;
     const refusal_context context(m);
     std::vector<refusal> out;
     table::check(context, out);

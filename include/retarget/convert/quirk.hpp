@@ -1,0 +1,276 @@
+// An engine's quirks, each declared once: its name, how it is found on a model, why the engine
+// fails there, and what retarget does about it. A backend lists them once, and its rule set,
+// what `retarget check --backend` prints, the approximations it offers and the docs' table all
+// come from that list, so a rule and the refusal it answers cannot disagree.
+//
+//   struct expand_one_way : quirk<"expand_one_way", by_rule<expand_to_own_shape>> {
+//     static constexpr std::string_view summary = "...";   // for the docs' table
+//     static constexpr std::string_view reason = "...";    // or reason(const quirk_site&)
+//     static constexpr std::string_view remedy = "...";    // said after the reason, if any
+//     static bool found(const quirk_site& s);              // none: the engine fails silently
+//   };
+//   template <> struct quirks_for<my_engine> : quirk_list<expand_one_way, ...> {};
+//   template <> struct rules_for<my_engine> : rules_from_quirks<my_engine> {};
+#ifndef RETARGET_CONVERT_QUIRK_HPP
+#define RETARGET_CONVERT_QUIRK_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+#include <cstddef>
+#include <optional>
+#include <retarget/convert/node_rewrite.hpp>
+#include <retarget/convert/refusals.hpp>
+#include <retarget/convert/rule.hpp>
+#include <retarget/core/backend.hpp>
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/domain.hpp>
+#include <retarget/ir/model.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace retarget::convert {
+
+// ---- What retarget does about a quirk ----
+
+// Exact, by a rule of the package's rule set.
+template <class Rule>
+struct by_rule {
+  using rule = Rule;
+};
+// Exact, by the package's node rewrite of Op.
+template <fixed_string Op>
+struct by_node_rewrite {
+  static constexpr std::string_view op = Op.view();
+};
+// Exact, by convert's own passes (folding constants, reading Identity of a constant through).
+struct by_folding {};
+// Nothing: the node is refused, and listed.
+struct refused {};
+
+// What begins the doc string of a node an approximation made.
+inline constexpr std::string_view approximation_marker = "retarget: approximation ";
+
+// Inexact, run only when named in options::approximations:
+//   struct cubic_resize_as_linear : approximation<"cubic_resize_as_linear"> {};
+// The nodes it makes carry mark(...) in their doc string; the report counts them by name.
+template <fixed_string Name>
+struct approximation {
+  static constexpr std::string_view name = Name.view();
+  static std::string mark(std::string_view detail) {
+    return std::string(approximation_marker) + std::string(name) + " (" + std::string(detail) + ")";
+  }
+};
+
+// The name of the approximation that made a node, read from its doc string.
+inline std::optional<std::string_view> approximation_of_node(std::string_view doc) {
+  if (!doc.starts_with(approximation_marker)) return std::nullopt;
+  doc.remove_prefix(approximation_marker.size());
+  return doc.substr(0, doc.find(' '));
+}
+
+// ---- A quirk ----
+
+template <fixed_string Name, class Fix = refused>
+struct quirk {
+  static constexpr std::string_view name = Name.view();
+  using fix = Fix;
+};
+
+// A node of the model, as a quirk's `found` sees it.
+struct quirk_site {
+  const refusal_context& model;
+  const onnx::NodeProto& node;
+  int index;
+  const std::string& op() const { return node.op_type(); }
+  // Input k's name, "" when the node has fewer inputs.
+  std::string input(int k) const { return k < node.input_size() ? node.input(k) : std::string(); }
+};
+
+namespace detail {
+template <class Q>
+concept found_on_nodes = requires(const quirk_site& s) {
+  { Q::found(s) } -> std::convertible_to<bool>;
+};
+// A quirk may read the model once first: `static Facts prepare(const refusal_context&)`, and
+// `found(site, facts)`, `reason(site, facts)`.
+template <class Q>
+concept prepared = requires(const refusal_context& m) {
+  Q::prepare(m);
+};
+template <class Q>
+struct facts_of {
+  using type = std::nullptr_t;
+};
+template <prepared Q>
+struct facts_of<Q> {
+  using type = decltype(Q::prepare(std::declval<const refusal_context&>()));
+};
+
+template <class Q>
+typename facts_of<Q>::type prepare_facts(const refusal_context& m) {
+  if constexpr (prepared<Q>)
+    return Q::prepare(m);
+  else
+    return nullptr;
+}
+
+}  // namespace detail
+
+// Whether Q is found on nodes, and listed by `check --backend`; a quirk without `found` is one
+// the engine does not report (it computes something else), found by its rule's condition.
+template <class Q>
+inline constexpr bool listed_by_check = detail::prepared<Q> || detail::found_on_nodes<Q>;
+
+namespace detail {
+template <class Q, class F>
+bool quirk_found(const quirk_site& s, const F& facts) {
+  if constexpr (prepared<Q>)
+    return Q::found(s, facts);
+  else if constexpr (found_on_nodes<Q>)
+    return Q::found(s);
+  else
+    return false;  // found by its rule's own condition: the engine runs it and is wrong
+}
+template <class Q, class F>
+std::string quirk_reason(const quirk_site& s, const F& facts) {
+  if constexpr (requires { Q::reason(s, facts); })
+    return Q::reason(s, facts);
+  else if constexpr (requires { Q::reason(s); })
+    return Q::reason(s);
+  else
+    return std::string(Q::reason);
+}
+// What convert does about it, when its fix applies at this node.
+template <class Q>
+std::string quirk_remedy(const quirk_site& s) {
+  if constexpr (requires { Q::remedy; }) {
+    if constexpr (requires { Q::fixable(s); })
+      if (!Q::fixable(s)) return {};
+    return Q::remedy.empty() ? std::string() : " (" + std::string(Q::remedy) + ")";
+  } else {
+    return {};
+  }
+}
+
+template <class... Q>
+constexpr bool quirk_names_unique() {
+  constexpr std::string_view names[] = {Q::name..., {}};
+  for (std::size_t i = 0; i < sizeof...(Q); ++i)
+    for (std::size_t j = i + 1; j < sizeof...(Q); ++j)
+      if (names[i] == names[j]) return false;
+  return true;
+}
+
+template <class Q>
+using fix_of = typename Q::fix;
+template <class F>
+struct is_rule_fix : std::false_type {};
+template <class R>
+struct is_rule_fix<by_rule<R>> : std::true_type {};
+template <class Q>
+using has_rule_fix = is_rule_fix<fix_of<Q>>;
+template <class Q>
+using rule_of = typename fix_of<Q>::rule;
+template <class F>
+    struct is_approximation : std::bool_constant < requires {
+  F::name;
+} > {};
+template <class Q>
+using has_approximation = is_approximation<fix_of<Q>>;
+template <class... Q>
+struct approximation_names {
+  static constexpr std::string_view names[] = {std::string_view(), fix_of<Q>::name...};
+  static constexpr std::span<const std::string_view> value{names + 1, sizeof...(Q)};
+};
+template <class F>
+struct is_node_rewrite_fix : std::false_type {};
+template <fixed_string Op>
+struct is_node_rewrite_fix<by_node_rewrite<Op>> : std::true_type {};
+template <class B, class F>
+struct node_rewrite_declared : std::true_type {};
+template <class B, fixed_string Op>
+    struct node_rewrite_declared<B, by_node_rewrite<Op>> : std::bool_constant < !requires {
+  typename node_rewrite<Op, B>::retarget_undeclared;
+} > {};
+}  // namespace detail
+
+// A backend's quirks, in the order their refusals are listed for a node. Two quirks with one
+// name do not compile.
+template <class... Q>
+struct quirk_list {
+  static_assert(detail::quirk_names_unique<Q...>(),
+                "retarget: two quirks of a quirk_list share a name");
+  using list = boost::mp11::mp_list<Q...>;
+
+  // The approximations offered, by their tags' names.
+  static constexpr std::span<const std::string_view> approximation_names =
+      boost::mp11::mp_apply<detail::approximation_names,
+                            boost::mp11::mp_copy_if<list, detail::has_approximation>>::value;
+
+  // Each node where a quirk is found, with its reason: node by node, quirk by quirk.
+  static void check(const refusal_context& m, std::vector<refusal>& out) {
+    const std::tuple<typename detail::facts_of<Q>::type...> facts{detail::prepare_facts<Q>(m)...};
+    const auto& g = m.graph();
+    for (int i = 0; i < g.node_size(); ++i) {
+      const auto& n = g.node(i);
+      if (!ir::is_default_domain(n.domain())) continue;
+      const quirk_site site{m, n, i};
+      note_all(site, facts, out, std::index_sequence_for<Q...>());
+    }
+  }
+
+ private:
+  template <class Facts, std::size_t... I>
+  static void note_all(const quirk_site& s, const Facts& facts, std::vector<refusal>& out,
+                       std::index_sequence<I...>) {
+    (note<Q>(s, std::get<I>(facts), out), ...);
+  }
+  template <class X, class F>
+  static void note(const quirk_site& s, const F& facts, std::vector<refusal>& out) {
+    if constexpr (listed_by_check<X>) {
+      if (!detail::quirk_found<X>(s, facts)) return;
+      const auto& n = s.node;
+      out.push_back({s.index, n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'"),
+                     detail::quirk_reason<X>(s, facts) + detail::quirk_remedy<X>(s)});
+    }
+  }
+};
+
+// The nodes of m where quirk Q is found.
+template <class Q>
+std::vector<int> quirk_sites(const ir::model& model) {
+  const refusal_context m(model);
+  const auto facts = detail::prepare_facts<Q>(m);
+  std::vector<int> out;
+  const auto& g = m.graph();
+  for (int i = 0; i < g.node_size(); ++i)
+    if (ir::is_default_domain(g.node(i).domain()) &&
+        detail::quirk_found<Q>(quirk_site{m, g.node(i), i}, facts))
+      out.push_back(i);
+  return out;
+}
+
+// The rule set of B's quirks: the rules their fixes name, in the list's order. Every node
+// rewrite a quirk names must be declared for B.
+template <class B>
+struct rules_from_quirks
+    : boost::mp11::mp_apply<
+          rule_set, boost::mp11::mp_unique<boost::mp11::mp_transform<
+                        detail::rule_of, boost::mp11::mp_copy_if<typename quirks_for<B>::list,
+                                                                 detail::has_rule_fix>>>> {
+  template <class Q>
+  using declared = detail::node_rewrite_declared<B, detail::fix_of<Q>>;
+  static_assert(boost::mp11::mp_all_of<typename quirks_for<B>::list, declared>::value,
+                "retarget: a quirk's fix names a node rewrite the backend does not declare");
+};
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_QUIRK_HPP
