@@ -1,0 +1,207 @@
+// opencv_dnn's pattern rules for existing models, each the exact fix of a quirk of OpenCV 4.6
+// declared in quirks.hpp (which derives `rules_for<opencv_dnn>` from them), and the graph
+// helpers they and the node rewrites share.
+#ifndef RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
+#define RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
+
+#include <cstdint>
+#include <optional>
+#include <retarget/convert/rule.hpp>
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace retarget::backends::opencv_dnn_convert {
+
+namespace rc = retarget::convert;
+// The pattern literals, in this namespace only (patterns are class-scope constants, where no
+// using-directive can go); the attribute literals are retarget's own and need none.
+using rc::literals::operator""_v;
+using rc::literals::operator""_c;
+using rc::literals::operator""_n;
+
+// The single value of a one-element constant, as a double.
+inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
+  if (!t) return std::nullopt;
+  const auto values = ir::values_as_double(ir::tensor(*t));
+  if (values.size() != 1) return std::nullopt;
+  return values.front();
+}
+
+// A Constant holding dims, for Reshape.
+inline ir::value shape_constant(ir::graph& g, const std::vector<std::int64_t>& dims) {
+  return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(dims),
+                                                 {static_cast<std::int64_t>(dims.size())}));
+}
+
+inline ir::value scalar_like(ir::graph& g, const ir::value& x, double v) {
+  if (x.dtype() == ir::dtype::f64) return g.constant(ir::tensor::of<double>({v}, {}));
+  return g.constant(ir::tensor::of<float>({static_cast<float>(v)}, {}));
+}
+
+// An Expand to a shape the input already has (torch's expand(n, -1, -1) once the -1s are
+// folded to 1s): the input itself.
+struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
+  static constexpr auto pattern = rc::op<"Expand">("x"_v, "shape"_c);
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    const auto target = ir::values_as_double(ir::tensor(*m.graph().constant_data(m["shape"_c])));
+    if (target.size() > shape->size()) return rc::reject("the target shape has a higher rank");
+    const auto offset = shape->size() - target.size();
+    for (std::size_t i = 0; i < target.size(); ++i)
+      if (target[i] != 1 && target[i] != static_cast<double>((*shape)[offset + i]))
+        return rc::reject("the target shape grows axis " + std::to_string(offset + i));
+    return true;
+  }
+  static ir::value replace(ir::graph&, const auto& m) { return m["x"_v]; }
+};
+
+// A division by a computed single element (LayerNorm2d's deviation once H = W = 1): OpenCV
+// broadcasts a computed divisor only along an axis, so the quotient is the product of the
+// flattened dividend with the divisor's reciprocal, as a 1 x 1 by 1 x N MatMul.
+struct single_element_divisor : rc::rule<"single_element_divisor"> {
+  static constexpr auto pattern = rc::op<"Div">("a"_v, "b"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto &a = m["a"_v], &b = m["b"_v];
+    if (g.constant_data(b)) return rc::reject("the divisor is a constant, which OpenCV broadcasts");
+    if (g.constant_data(a))
+      return rc::reject("the dividend is a constant, which OpenCV broadcasts");
+    const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
+    const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!as || !bs) return rc::reject("a shape is not static");
+    if (*as == *bs) return rc::reject("the shapes are equal: nothing to broadcast");
+    if (bs->size() > as->size()) return rc::reject("the divisor has the higher rank");
+    for (const auto d : *bs)
+      if (d != 1) return rc::reject("the divisor has more than one element");
+    if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto &a = m["a"_v], &b = m["b"_v];
+    const auto shape = *a.static_shape();
+    std::int64_t n = 1;
+    for (const auto d : shape) n *= d;
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
+    auto product =
+        g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})), g.op("Reshape", a, dims({1, n})));
+    return g.op("Reshape", product, dims(shape));
+  }
+};
+
+// A 4-D tensor times a constant vector along its last axis (LayerNorm2d's weight, with the
+// channels last): OpenCV scales axis 1 instead. With the channels moved to axis 1 and the
+// vector as [C, 1, 1], it scales the right axis; the transposes move them back.
+template <fixed_string Op, fixed_string Name>
+struct last_axis_constant : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v, "w"_c);
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    if (m.graph().constant_data(x)) return rc::reject("both inputs are constants");
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape || (shape->size() != 3 && shape->size() != 4))
+      return rc::reject("the input is not a static 3-D or 4-D tensor");
+    const auto& w = *m.graph().constant_data(m["w"_c]);
+    std::int64_t elements = 1;
+    for (const auto d : w.dims()) elements *= d;
+    for (int i = 0; i + 1 < w.dims_size(); ++i)
+      if (w.dims(i) != 1) return rc::reject("the constant is not a vector along the last axis");
+    if (w.dims_size() == 0 || elements != shape->back() || elements == 1)
+      return rc::reject("the constant does not run along the last axis");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    onnx::TensorProto w = *g.constant_data(m["w"_c]);
+    const auto channels = static_cast<std::int64_t>(w.dims(w.dims_size() - 1));
+    w.clear_dims();
+    for (const auto d : {channels, std::int64_t{1}, std::int64_t{1}}) w.add_dims(d);
+    w.clear_name();
+    const auto vector = g.constant(ir::tensor(w));
+    const auto apply = [&](const ir::value& x) {
+      if constexpr (Op.view() == "Mul")
+        return g.op("Mul", x, vector);
+      else
+        return g.op("Add", x, vector);
+    };
+    const auto shape = *m["x"_v].static_shape();
+    if (shape.size() == 4) {
+      auto moved = g.op("Transpose", m["x"_v], "perm"_i = {0, 3, 1, 2});
+      return g.op("Transpose", apply(moved), "perm"_i = {0, 2, 3, 1});
+    }
+    // 3-D [N, L, C]: as [N, C, L, 1], and back.
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    auto four = g.op("Reshape", m["x"_v], dims({shape[0], shape[1], shape[2], 1}));
+    auto moved = g.op("Transpose", four, "perm"_i = {0, 2, 1, 3});
+    auto back = g.op("Transpose", apply(moved), "perm"_i = {0, 2, 1, 3});
+    return g.op("Reshape", back, dims(shape));
+  }
+};
+using last_axis_scale = last_axis_constant<"Mul", "last_axis_scale">;
+
+// A constant joined to a computed 3-D tensor (ViT's class token): OpenCV joins them in 4-D
+// only, so both get a trailing axis of 1, and the result loses it again.
+struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
+  static constexpr auto pattern = rc::op<"Concat">("a"_c, "b"_v).as<"concat">();
+  static rc::verdict condition(const auto& m) {
+    const auto& b = m["b"_v];
+    if (m.graph().constant_data(b)) return rc::reject("both inputs are constants");
+    const auto shape = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!shape || shape->size() != 3) return rc::reject("the computed input is not static 3-D");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    auto b_shape = *m["b"_v].static_shape();
+    onnx::TensorProto a = *g.constant_data(m["a"_c]);
+    a.add_dims(1);
+    a.clear_name();
+    auto axis = m["concat"_n]["axis"_i].value_or(0);
+    if (axis < 0) axis += 3;
+    b_shape.push_back(1);
+    auto joined = g.op("Concat", g.constant(ir::tensor(a)),
+                       g.op("Reshape", m["b"_v], dims(b_shape)), "axis"_i = axis);
+    auto out = b_shape;
+    out.pop_back();
+    out[static_cast<std::size_t>(axis)] += a.dims(static_cast<int>(axis));
+    return g.op("Reshape", joined, dims(out));
+  }
+};
+using last_axis_shift = last_axis_constant<"Add", "last_axis_shift">;
+
+// A constant added with leading axes of 1 (Swin's attention bias [1, H, N, N]): OpenCV
+// places a stored constant by its own rank, so without the leading 1s it lines up with the
+// last axes, as broadcasting means.
+struct constant_add_without_leading_ones : rc::rule<"constant_add_without_leading_ones"> {
+  static constexpr auto pattern = rc::commutative(rc::op<"Add">("x"_v, "c"_c));
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().constant_data(m["x"_v])) return rc::reject("both inputs are constants");
+    const auto& c = *m.graph().constant_data(m["c"_c]);
+    if (c.dims_size() < 2 || c.dims(0) != 1) return rc::reject("the constant has no leading 1");
+    std::int64_t elements = 1;
+    for (const auto d : c.dims()) elements *= d;
+    if (elements == 1) return rc::reject("the constant is a single element");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    onnx::TensorProto c = *g.constant_data(m["c"_c]);
+    std::vector<std::int64_t> dims(c.dims().begin(), c.dims().end());
+    while (dims.size() > 1 && dims.front() == 1) dims.erase(dims.begin());
+    c.clear_dims();
+    for (const auto d : dims) c.add_dims(d);
+    std::string name = m["c"_c].name() + "_trimmed";
+    for (int k = 1; g.has_name(name); ++k) name = m["c"_c].name() + "_trimmed_" + std::to_string(k);
+    c.clear_name();
+    // An initializer, not a Constant node: OpenCV places a Constant node's value from axis 1.
+    return g.op("Add", m["x"_v], g.initializer(name, ir::tensor(c)));
+  }
+};
+
+}  // namespace retarget::backends::opencv_dnn_convert
+
+#endif  // RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
