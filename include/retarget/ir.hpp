@@ -10,6 +10,7 @@
 #include <retarget/ir/dot.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
@@ -19,6 +20,7 @@
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/tensor_values.hpp>
 #include <retarget/ir/topology.hpp>
 #include <retarget/ir/value.hpp>
 

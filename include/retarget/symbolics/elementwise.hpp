@@ -69,7 +69,7 @@ value softmax_over(graph& g, const value& x, std::int64_t dim, Emit emit, const 
     require_opset(g, 13, what);
   }
   const auto rank = static_cast<std::int64_t>(x.rank());
-  const auto axis = dim < 0 ? dim + rank : dim;
+  const auto axis = normalized_axis(dim, x.rank());
   if (axis == rank - 1) return emit(x, axis);
   std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
   for (std::int64_t i = 0; i < rank; ++i) perm[static_cast<std::size_t>(i)] = i;

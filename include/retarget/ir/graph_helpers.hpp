@@ -1,0 +1,58 @@
+// The small things rewrites emit again and again: a constant of int64 values (shapes, axes,
+// pads), a scalar of another value's element type, an axis made non-negative.
+//
+//   g.op("Reshape", x, retarget::ir::ints_constant(g, {1, -1}));
+//   g.op("Add", x, retarget::ir::scalar_like(g, x, 1.0));
+#ifndef RETARGET_IR_GRAPH_HELPERS_HPP
+#define RETARGET_IR_GRAPH_HELPERS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/dtype.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <retarget/ir/value.hpp>
+#include <string>
+#include <vector>
+
+namespace retarget::ir {
+
+// A Constant of shape [n] holding the int64 values: for Reshape's shape, Slice's starts, axes.
+inline value ints_constant(graph_base& g, const std::vector<std::int64_t>& values) {
+  return g.constant(tensor::of(values, {static_cast<std::int64_t>(values.size())}));
+}
+
+// A Constant holding one int64, of shape [] (a scalar).
+inline value int_scalar(graph_base& g, std::int64_t v) { return g.constant(tensor::scalar(v)); }
+
+// A scalar Constant of x's element type holding v: float64, int64, int32 and bool are kept;
+// any other type (float32, or not known) is given float32.
+inline value scalar_like(graph_base& g, const value& x, double v) {
+  switch (x.dtype()) {
+    case dtype::f64:
+      return g.constant(tensor::scalar(v));
+    case dtype::i64:
+      return g.constant(tensor::scalar(static_cast<std::int64_t>(v)));
+    case dtype::i32:
+      return g.constant(tensor::scalar(static_cast<std::int32_t>(v)));
+    case dtype::boolean:
+      return g.constant(tensor::scalar(v != 0));
+    default:
+      return g.constant(tensor::scalar(static_cast<float>(v)));
+  }
+}
+
+// An axis as ONNX and PyTorch give it (negative counts from the back) made 0..rank-1;
+// retarget::error when it is out of range.
+inline std::int64_t normalized_axis(std::int64_t axis, std::size_t rank) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    throw error("retarget: axis " + std::to_string(axis) + " is out of range for rank " +
+                std::to_string(r));
+  return axis < 0 ? axis + r : axis;
+}
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_GRAPH_HELPERS_HPP
