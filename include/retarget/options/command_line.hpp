@@ -1,8 +1,6 @@
 // Command lines: `arguments` takes options out as a command reads them ("--name VALUE",
 // "--name=VALUE", "-n VALUE", flags), and a described struct's fields become options of
-// their own, with a --help listing generated from the fields' help texts. A tool's command
-// declares its options so too, as `option` fields (options/field.hpp): switches, repeated
-// options, short names, required options and bounded numbers.
+// their own, with a --help listing generated from the fields' help texts.
 //
 //   retarget::options::arguments args({"--work-dir", "out", "model.onnx"});
 //   auto p = retarget::options::from_command_line<my_param>(args);   // takes --work-dir
@@ -14,14 +12,12 @@
 #include <boost/mp11/algorithm.hpp>
 #include <charconv>
 #include <cstddef>
-#include <limits>
 #include <optional>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/options/detail/members.hpp>
 #include <retarget/options/field.hpp>
 #include <retarget/options/json.hpp>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -159,6 +155,19 @@ std::optional<T> parse_text(std::string_view text) {
   }
 }
 
+namespace detail {
+template <class S>
+void require_fields() {
+  boost::mp11::mp_for_each<members_of<S>>([](auto d) {
+    using M = std::remove_cvref_t<decltype(std::declval<S&>().*d.pointer)>;
+    static_assert(Field<M>,
+                  "retarget: a described member read from a command line is not a "
+                  "retarget::options::field");
+  });
+  if constexpr (!all_members_readable<S>) report_unreadable_member<S>();
+}
+}  // namespace detail
+
 // The one reader of numbers on a command line: `text`, the value of `option`, as a T in
 // [min, max] (a floating-point T must then be finite too). The usage_error names the option and
 // the text: "retarget: option --opset expects an integer from 1 to 17, got '18'".
@@ -184,19 +193,6 @@ T parse_number(std::string_view option, std::string_view text,
                     (std::is_integral_v<T> ? "an integer" : "a number") + range + ", got '" +
                     std::string(text) + "'");
 }
-
-namespace detail {
-template <class S>
-void require_fields() {
-  boost::mp11::mp_for_each<members_of<S>>([](auto d) {
-    using M = std::remove_cvref_t<decltype(std::declval<S&>().*d.pointer)>;
-    static_assert(Field<M>,
-                  "retarget: a described member read from a command line is not a "
-                  "retarget::options::field");
-  });
-  if constexpr (!all_members_readable<S>) report_unreadable_member<S>();
-}
-}  // namespace detail
 
 namespace detail {
 
@@ -235,13 +231,13 @@ std::string default_note(const F& f) {
   if constexpr (requires { F::max; })
     if (F::max != std::numeric_limits<long long>::max())
       notes.push_back(std::to_string(F::min) + " to " + std::to_string(F::max));
-  std::ostringstream text;
   if constexpr (std::is_same_v<T, std::string>) {
-    if (!f.value.empty()) text << "default: " << f.value;
+    if (!f.value.empty()) notes.push_back("default: " + f.value);
   } else if constexpr (Option<F> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-    text << "default: " << f.value;
+    char text[32];  // the shortest text that reads back as the value: 0.0001, 8
+    const auto end = std::to_chars(text, text + sizeof text, f.value).ptr;
+    notes.push_back("default: " + std::string(text, end));
   }
-  if (!text.str().empty()) notes.push_back(text.str());
   std::string out;
   for (const auto& n : notes) out += (out.empty() ? " (" : ", ") + n;
   return out.empty() ? out : out + ")";
@@ -278,7 +274,8 @@ inline std::string help_line(std::string label, std::string_view text, bool wrap
 }  // namespace detail
 
 // The option list for --help: "  --work-dir STR   The working directory. (default: .)", or
-// for an option "  -o, --output FILE   where the converted model goes".
+// for an option (options/field.hpp), a tool's command's own, "  -o, --output FILE   where the
+// converted model goes".
 template <Described S>
 std::string help() {
   detail::require_fields<S>();
