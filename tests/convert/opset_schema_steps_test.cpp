@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/mp11/list.hpp>
 #include <iostream>
 #include <retarget/convert/opset.hpp>
 #include <string>
@@ -15,6 +16,8 @@ namespace {
 
 namespace rc = retarget::convert;
 namespace rd = retarget::convert::detail;
+// The declared adapters alone: none listed besides them.
+using declared_only = boost::mp11::mp_list<>;
 
 struct step {
   std::string op;
@@ -33,7 +36,7 @@ std::string joined(const std::vector<std::string>& v) {
 std::vector<step> schema_steps() {
   std::vector<step> out;
   for (const auto& s : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
-    if (!rd::is_default_domain(s.domain())) continue;
+    if (!retarget::ir::is_default_domain(s.domain())) continue;
     const int since = s.SinceVersion();
     if (since < 2 || since > 17) continue;
     const auto* older = rd::schema_at(s.Name(), since - 1);
@@ -63,7 +66,7 @@ TEST(OpsetSchemaSteps, EveryStepThatChangesMoreThanTypesIsAdaptedDeclaredOrRefus
   std::vector<std::string> unclassified, both;
   for (const auto& s : steps) {
     const auto where = s.op + " " + std::to_string(s.from) + " -> " + std::to_string(s.to);
-    const bool retarget = rd::find_adapter<rc::opset_adapters>(s.op, s.from, s.to) != nullptr;
+    const bool retarget = rd::find_adapter<declared_only>(s.op, s.from, s.to) != nullptr;
     const bool onnx = rd::onnx_converter::instance().has(s.op, s.from, s.to);
     const bool same = rc::find_same_meaning(s.op, s.from, s.to) != nullptr;
     if ((retarget || onnx) && same) both.push_back(where);
@@ -80,7 +83,7 @@ TEST(OpsetSchemaSteps, EveryStepThatChangesMoreThanTypesIsAdaptedDeclaredOrRefus
       continue;
     }
     std::string why;
-    const auto how = rd::how_to_step<rc::opset_adapters>(bare(s.op), s.from, s.to, {}, &why);
+    const auto how = rd::how_to_step<declared_only>(bare(s.op), s.from, s.to, {}, &why);
     if (how == rc::step_by::missing && !why.empty()) {
       ++refused;
       continue;
@@ -124,12 +127,11 @@ TEST(OpsetSchemaSteps, EachSameMeaningEntryIsAStepThatChangesMoreThanTypes) {
 // unless it sets the default.
 TEST(OpsetSchemaSteps, ThePlannerReadsTheTable) {
   std::string why;
-  EXPECT_EQ(rd::how_to_step<rc::opset_adapters>(bare("TopK"), 11, 10, {}, &why),
-            rc::step_by::same_node)
+  EXPECT_EQ(rd::how_to_step<declared_only>(bare("TopK"), 11, 10, {}, &why), rc::step_by::same_node)
       << why;
 
   why.clear();
-  EXPECT_EQ(rd::how_to_step<rc::opset_adapters>(bare("And"), 7, 6, {}, &why), rc::step_by::missing);
+  EXPECT_EQ(rd::how_to_step<declared_only>(bare("And"), 7, 6, {}, &why), rc::step_by::missing);
   EXPECT_NE(why.find("And-7 differs from And-1 in more than types (attribute 'axis' removed; "
                      "attribute 'broadcast' removed)"),
             std::string::npos)
@@ -141,10 +143,9 @@ TEST(OpsetSchemaSteps, ThePlannerReadsTheTable) {
   start->set_type(onnx::AttributeProto::INT);
   start->set_i(0);
   why.clear();
-  EXPECT_EQ(rd::how_to_step<rc::opset_adapters>(shape, 15, 14, {}, &why), rc::step_by::same_node)
-      << why;
+  EXPECT_EQ(rd::how_to_step<declared_only>(shape, 15, 14, {}, &why), rc::step_by::same_node) << why;
   start->set_i(1);
-  EXPECT_EQ(rd::how_to_step<rc::opset_adapters>(shape, 15, 14, {}, &why), rc::step_by::missing);
+  EXPECT_EQ(rd::how_to_step<declared_only>(shape, 15, 14, {}, &why), rc::step_by::missing);
   EXPECT_EQ(why, "attribute 'start' is not in Shape-13 (opset 14)");
 }
 

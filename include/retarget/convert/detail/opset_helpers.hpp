@@ -1,0 +1,89 @@
+// Graph helpers of the shipped opset adapters (convert/opset_adapters.hpp).
+#ifndef RETARGET_CONVERT_DETAIL_OPSET_HELPERS_HPP
+#define RETARGET_CONVERT_DETAIL_OPSET_HELPERS_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <retarget/convert/node.hpp>
+#include <retarget/convert/opset_adapter.hpp>
+#include <retarget/core/error.hpp>
+#include <retarget/core/fixed_string.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_stats.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace retarget::convert::detail {
+
+inline ir::value i64_vector(ir::graph& g, const std::vector<std::int64_t>& v) {
+  return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v),
+                                                 {static_cast<std::int64_t>(v.size())}));
+}
+
+// An axis attribute made non-negative, given the rank.
+inline std::int64_t normalized_axis(std::int64_t axis, std::size_t rank) {
+  return axis < 0 ? axis + static_cast<std::int64_t>(rank) : axis;
+}
+
+// Emits Op (Softmax or LogSoftmax, Squeeze or Unsqueeze) by its checked name.
+template <fixed_string Op, class... Args>
+ir::value emit_named(ir::graph& g, const Args&... args) {
+  if constexpr (std::string_view(Op) == "Softmax")
+    return g.op("Softmax", args...);
+  else if constexpr (std::string_view(Op) == "LogSoftmax")
+    return g.op("LogSoftmax", args...);
+  else if constexpr (std::string_view(Op) == "Squeeze")
+    return g.op("Squeeze", args...);
+  else
+    return g.op("Unsqueeze", args...);
+}
+
+inline std::optional<std::string> constant_or_absent(std::size_t i, const input_facts& in,
+                                                     const char* what) {
+  if (!in.present(i) || in.constant(i)) return std::nullopt;
+  return std::string(what) + " (input " + std::to_string(i) +
+         ") is computed at run time: opset 12 takes it as an attribute, so it must be a constant";
+}
+
+inline std::optional<std::vector<std::int64_t>> constant_ints(ir::graph& g, const node& n,
+                                                              std::size_t i) {
+  if (!n.has_input(i)) return std::nullopt;
+  const auto* data = g.constant_data(n.input(i));
+  if (!data)
+    throw error("retarget: " + n.describe() + ": input " + std::to_string(i) +
+                " is computed at run time: opset 12 takes it as an attribute");
+  std::vector<std::int64_t> out;
+  for (const double v : ir::values_as_double(ir::tensor(*data)))
+    out.push_back(static_cast<std::int64_t>(v));
+  return out;
+}
+
+inline ir::value emit_resize(auto& g, const node& n, std::vector<ir::value> inputs,
+                             std::vector<onnx::AttributeProto> attributes) {
+  ir::node_spec spec;
+  spec.op_type = "Resize";
+  spec.inputs = std::move(inputs);
+  spec.attributes = std::move(attributes);
+  spec.outputs = {n.output_name(0)};
+  spec.name = n.name();
+  return g.emit(std::move(spec)).front();
+}
+
+inline onnx::AttributeProto string_attribute(const std::string& name, const std::string& v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::STRING);
+  a.set_s(v);
+  return a;
+}
+
+}  // namespace retarget::convert::detail
+
+#endif  // RETARGET_CONVERT_DETAIL_OPSET_HELPERS_HPP

@@ -1,0 +1,75 @@
+// The shim over ONNX's version converter: whether it has an adapter for a step, one step of a
+// model through it, and the default domain's opset import set.
+#ifndef RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP
+#define RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP
+
+#include <onnx/onnx_pb.h>
+#include <onnx/version_converter/convert.h>
+
+#include <exception>
+#include <retarget/core/error.hpp>
+#include <retarget/ir/domain.hpp>
+#include <retarget/ir/schema.hpp>
+#include <string>
+
+namespace retarget::convert::detail {
+
+// ONNX's converter, asked whether it has an adapter (its table is protected).
+class onnx_converter : public onnx::version_conversion::DefaultVersionConverter {
+ public:
+  bool has(const std::string& op, int from, int to) const {
+    const auto by_op = adapters.find(op);
+    if (by_op == adapters.end()) return false;
+    const auto by_from = by_op->second.find(onnx::OpSetID(from).toString());
+    if (by_from == by_op->second.end()) return false;
+    const auto a = by_from->second.find(onnx::OpSetID(to).toString());
+    // Its "no previous version" adapter is one that fails.
+    return a != by_from->second.end() &&
+           !dynamic_cast<const onnx::version_conversion::NoPreviousVersionAdapter*>(
+               a->second.get());
+  }
+  static const onnx_converter& instance() {
+    static const onnx_converter c;
+    return c;
+  }
+};
+
+// The model's import of the default domain set to opset (added if it has none).
+inline void set_default_opset(onnx::ModelProto& m, int opset) {
+  bool found = false;
+  for (auto& o : *m.mutable_opset_import())
+    if (ir::is_default_domain(o.domain())) {
+      o.set_version(opset);
+      found = true;
+    }
+  if (!found) {
+    auto* o = m.add_opset_import();
+    o->set_domain("");
+    o->set_version(opset);
+  }
+}
+
+// ONNX's converter, one step; its assertion becomes a retarget::error.
+// The opset imports of other domains are set aside while it runs (ONNX 1.12's converter fails
+// on them) and put back.
+inline onnx::ModelProto onnx_step(const onnx::ModelProto& m, int from, int to) {
+  const ir::detail::schema_registry_reader reading;
+  onnx::ModelProto in = m;
+  google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> others, standard;
+  for (const auto& o : m.opset_import())
+    *(ir::is_default_domain(o.domain()) ? standard : others).Add() = o;
+  in.mutable_opset_import()->Swap(&standard);
+  try {
+    auto out =
+        onnx_converter::instance().convert_version(in, onnx::OpSetID(from), onnx::OpSetID(to));
+    for (const auto& o : others) *out.add_opset_import() = o;
+    return out;
+  } catch (const std::exception& e) {
+    throw error("retarget: ONNX's version converter, opset " + std::to_string(from) + " -> " +
+                std::to_string(to) + ": " + e.what());
+  }
+}
+
+}  // namespace retarget::convert::detail
+
+#endif  // RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP

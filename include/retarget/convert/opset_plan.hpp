@@ -1,0 +1,273 @@
+// The opset planner: how each node of a model takes each step v → v ± 1 to another opset of
+// the default domain, and every node that cannot, all at once, before anything is converted.
+//
+//   auto plan = retarget::convert::plan_opset(model, 13);   // plan.missing: what cannot move
+//
+// A step of a node needs an adapter when the op's schema changes there: going down from v
+// when the op has a schema introduced at v, going up from v when it has one introduced at
+// v + 1 (ONNX's rule). The adapter is, in this order: retarget's own (an opset_adapter, found
+// by its declaration), then ONNX's, then, when the two schemas differ only in the types they
+// allow or the step is declared in same_meaning_steps, the node itself re-emitted through the
+// checked emitter at the new opset (which checks its types there). Anything else is refused,
+// naming the node and why. Nodes of other domains are left alone.
+#ifndef RETARGET_CONVERT_OPSET_PLAN_HPP
+#define RETARGET_CONVERT_OPSET_PLAN_HPP
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+#include <boost/mp11/list.hpp>
+#include <cstddef>
+#include <retarget/convert/detail/opset_model_facts.hpp>
+#include <retarget/convert/detail/opset_onnx.hpp>
+#include <retarget/convert/detail/opset_registry.hpp>
+#include <retarget/convert/detail/opset_schema.hpp>
+#include <retarget/convert/node.hpp>
+#include <retarget/convert/opset_adapter.hpp>
+#include <retarget/convert/opset_adapters.hpp>  // retarget's, seen wherever a plan is
+#include <retarget/core/error.hpp>
+#include <retarget/ir/domain.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/model.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace retarget::convert {
+
+// ---- steps that keep their meaning ----
+
+// A step whose two schemas differ in more than the types they allow (an attribute, an input or
+// an output added or removed, or changed in kind, requiredness, default, name or optionality)
+// takes a node over as it is only when it is listed here, with why a node means the same at
+// both opsets. Even then the node must set no attribute the other opset lacks, unless it sets
+// it to its default. Any other such step needs an adapter (retarget's or ONNX's) or is refused;
+// tests/convert/opset_schema_steps_test.cpp checks every one of opsets 1..17 is one of the
+// three. When in doubt, an entry stays out: a refusal is better than a silent change.
+struct same_meaning_step {
+  std::string_view op;
+  int from, to;
+  std::string_view why;
+};
+
+namespace detail {
+inline constexpr std::string_view consumed_inputs_why =
+    "consumed_inputs, a legacy in-place hint (optional at 1, dropped at 6), never changed the "
+    "result";
+inline constexpr std::string_view broadcast_why =
+    "without axis and broadcast (dropped at 7) the inputs of opset 1 have one shape, for which "
+    "7's multidirectional broadcasting computes the same";
+}  // namespace detail
+
+inline constexpr same_meaning_step same_meaning_steps[] = {
+    {"AveragePool", 10, 9, "ceil_mode (new at 10) defaults to 0: the floor AveragePool-7 uses"},
+    {"MaxPool", 10, 9,
+     "ceil_mode (new at 10) defaults to 0, MaxPool-8's floor; without dilations the kernel is "
+     "MaxPool-8's undilated one"},
+    {"DepthToSpace", 11, 10, "mode (new at 11) defaults to 'DCR', the order of DepthToSpace-1"},
+    {"GatherND", 12, 11, "batch_dims (new at 12) defaults to 0: GatherND-11 has no batch dims"},
+    {"ScatterElements", 16, 15,
+     "reduction (new at 16) defaults to 'none': ScatterElements-13's plain assignment"},
+    {"ScatterND", 16, 15, "reduction (new at 16) defaults to 'none': ScatterND-13's assignment"},
+    {"Shape", 15, 14, "start (new at 15) defaults to 0 and no end is the last axis: all of it"},
+    {"TopK", 11, 10, "largest and sorted (new at 11) default to 1: TopK-10's k largest, sorted"},
+    {"Constant", 12, 11,
+     "value_float(s), value_int(s), value_string(s) (new at 12) are other spellings of value; "
+     "a node with value is Constant-11's"},
+    {"Ceil", 6, 5, detail::consumed_inputs_why},
+    {"Elu", 6, 5, detail::consumed_inputs_why},
+    {"Exp", 6, 5, detail::consumed_inputs_why},
+    {"Floor", 6, 5, detail::consumed_inputs_why},
+    {"HardSigmoid", 6, 5, detail::consumed_inputs_why},
+    {"InstanceNormalization", 6, 5, detail::consumed_inputs_why},
+    {"LeakyRelu", 6, 5, detail::consumed_inputs_why},
+    {"Log", 6, 5, detail::consumed_inputs_why},
+    {"Max", 6, 5, detail::consumed_inputs_why},
+    {"Mean", 6, 5, detail::consumed_inputs_why},
+    {"Min", 6, 5, detail::consumed_inputs_why},
+    {"PRelu", 6, 5, detail::consumed_inputs_why},
+    {"Reciprocal", 6, 5, detail::consumed_inputs_why},
+    {"Sigmoid", 6, 5, detail::consumed_inputs_why},
+    {"Sqrt", 6, 5, detail::consumed_inputs_why},
+    {"Tanh", 6, 5, detail::consumed_inputs_why},
+    {"And", 6, 7, detail::broadcast_why},
+    {"Equal", 6, 7, detail::broadcast_why},
+    {"Greater", 6, 7, detail::broadcast_why},
+    {"Less", 6, 7, detail::broadcast_why},
+    {"Or", 6, 7, detail::broadcast_why},
+    {"Xor", 6, 7, detail::broadcast_why},
+};
+
+// The entry for op's step from → to, or nullptr.
+constexpr const same_meaning_step* find_same_meaning(std::string_view op, int from, int to) {
+  for (const auto& s : same_meaning_steps)
+    if (s.op == op && s.from == from && s.to == to) return &s;
+  return nullptr;
+}
+
+// ---- the plan ----
+
+// How one node takes one step.
+enum class step_by {
+  unchanged,  // the op's schema does not change there
+  onnx,       // ONNX's adapter
+  retarget,   // retarget's adapter
+  same_node,  // only the allowed types change: re-emitted, checked at the new opset
+  other_domain,
+  missing,  // no adapter, or the adapter refuses the node
+};
+
+// A node that cannot take a step, and why.
+struct unadaptable {
+  int index;         // in the main graph
+  std::string name;  // may be empty
+  std::string op;
+  int from, to;
+  std::string why;
+};
+
+struct opset_plan {
+  int from = 0, to = 0;
+  std::vector<unadaptable> missing;
+  // How many node steps each way takes (retarget, onnx, same_node).
+  std::size_t by_retarget = 0, by_onnx = 0, by_same_node = 0;
+  bool ok() const noexcept { return missing.empty(); }
+};
+
+// "node 3 'ln' (LayerNormalization), opset 17 → 16: why"
+inline std::string to_string(const unadaptable& u) {
+  return "node " + std::to_string(u.index) + " " + (u.name.empty() ? "" : "'" + u.name + "' ") +
+         "(" + u.op + "), opset " + std::to_string(u.from) + " -> " + std::to_string(u.to) + ": " +
+         u.why;
+}
+
+namespace detail {
+
+// Whether node n of op can take the step as it is: its schemas at `from` and `to` differ only
+// in the types they allow (which the emitter checks at the new opset), or the step is listed in
+// same_meaning_steps; and n sets no attribute `to` lacks, but for one it sets to its default at
+// `from` (dropped when the node is re-emitted). `why` says what stops it.
+inline bool same_node_fits(const onnx::NodeProto& n, int from, int to, std::string* why) {
+  const auto* a = schema_at(n.op_type(), from);
+  const auto* b = schema_at(n.op_type(), to);
+  if (!a || !b || a->Deprecated() || b->Deprecated()) return false;
+  const bool up = to > from;
+  const auto changes = schema_changes(up ? *a : *b, up ? *b : *a);
+  if (!changes.empty() && !find_same_meaning(n.op_type(), from, to)) {
+    if (why) {
+      const auto& newer = up ? *b : *a;
+      const auto& older = up ? *a : *b;
+      *why = n.op_type() + "-" + std::to_string(newer.SinceVersion()) + " differs from " +
+             n.op_type() + "-" + std::to_string(older.SinceVersion()) + " in more than types (";
+      for (std::size_t i = 0; i < changes.size(); ++i) *why += (i ? "; " : "") + changes[i];
+      *why +=
+          "), and no adapter (retarget's or ONNX's) or same-meaning entry says the node keeps "
+          "its meaning from opset " +
+          std::to_string(from) + " to " + std::to_string(to);
+    }
+    return false;
+  }
+  for (const auto& set : n.attribute())
+    if (!b->attributes().count(set.name()) && !holds_default(set, *a)) {
+      if (why)
+        *why = "attribute '" + set.name() + "' is not in " + n.op_type() + "-" +
+               std::to_string(b->SinceVersion()) + " (opset " + std::to_string(to) + ")";
+      return false;
+    }
+  return true;
+}
+
+// A node as an adapter's refusal check sees it: no graph values yet.
+inline node plan_node(const onnx::NodeProto& n) {
+  return node(n, {}, std::vector<onnx::AttributeProto>(n.attribute().begin(), n.attribute().end()));
+}
+
+// How node n takes the step from → to; `why` is set when it cannot.
+template <class Extra>
+step_by how_to_step(const onnx::NodeProto& n, int from, int to, const input_facts& facts,
+                    std::string* why) {
+  if (!ir::is_default_domain(n.domain())) return step_by::other_domain;
+  if (!schema_at(n.op_type(), from)) {
+    if (why) *why = n.op_type() + " is not in opset " + std::to_string(from);
+    return step_by::missing;
+  }
+  if (!step_needs_adapter(n.op_type(), from, to)) return step_by::unchanged;
+  if (const auto* a = find_adapter<Extra>(n.op_type(), from, to)) {
+    if (auto refused = a->refuses(plan_node(n), facts)) {
+      if (why) *why = *refused;
+      return step_by::missing;
+    }
+    return step_by::retarget;
+  }
+  if (onnx_converter::instance().has(n.op_type(), from, to)) return step_by::onnx;
+  std::string attribute_why;
+  if (same_node_fits(n, from, to, &attribute_why)) return step_by::same_node;
+  if (why && !attribute_why.empty()) {
+    *why = attribute_why;
+  } else if (why) {
+    const auto* s = schema_at(n.op_type(), to < from ? from : to);
+    if (to < from && !schema_at(n.op_type(), to))
+      *why = n.op_type() + " is not in opset " + std::to_string(to) +
+             " (it first appears in opset " + std::to_string(from) + ")";
+    else
+      *why =
+          "no adapter in ONNX's converter or retarget's for " + n.op_type() + " from " +
+          std::to_string(from) + " to " + std::to_string(to) +
+          (s ? " (" + n.op_type() + "-" + std::to_string(s->SinceVersion()) + " changed it)" : "");
+  }
+  return step_by::missing;
+}
+
+}  // namespace detail
+
+// Every node of the main graph that no adapter takes through some step to `opset`, all at once,
+// with the count of each kind of step. A node that a retarget adapter turns into other ops
+// (keeps_op = false) is followed no further: those ops are checked as they are emitted.
+template <class Extra = boost::mp11::mp_list<>>
+opset_plan plan_opset(const ir::model& source, int opset) {
+  opset_plan plan;
+  const auto from = source.opset();
+  if (!from) throw error("retarget: the model imports no opset of the default domain");
+  plan.from = *from;
+  plan.to = opset;
+  if (opset < ir::min_opset || opset > ir::max_opset)
+    throw error("retarget: opset " + std::to_string(opset) + " is outside " +
+                std::to_string(ir::min_opset) + ".." + std::to_string(ir::max_opset) +
+                ", the opsets ONNX 1.12 knows");
+  const detail::model_facts facts(source.proto());
+  const auto& g = source.proto().graph();
+  const int dir = opset < *from ? -1 : 1;
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    const auto in = facts.facts_of(n);
+    for (int v = *from; v != opset; v += dir) {
+      std::string why;
+      const auto how = detail::how_to_step<Extra>(n, v, v + dir, in, &why);
+      if (how == step_by::missing) {
+        plan.missing.push_back({i, n.name(), n.op_type(), v, v + dir, why});
+        break;
+      }
+      plan.by_retarget += how == step_by::retarget;
+      plan.by_onnx += how == step_by::onnx;
+      plan.by_same_node += how == step_by::same_node;
+      if (how == step_by::retarget &&
+          !detail::find_adapter<Extra>(n.op_type(), v, v + dir)->keeps_op)
+        break;
+      if (how == step_by::other_domain) break;
+    }
+  }
+  return plan;
+}
+
+// The plan's refusals as one error: every node, one a line.
+inline std::string to_string(const opset_plan& p) {
+  std::string out = "cannot convert from opset " + std::to_string(p.from) + " to " +
+                    std::to_string(p.to) + ": " + std::to_string(p.missing.size()) +
+                    (p.missing.size() == 1 ? " node has" : " nodes have") + " no adapter";
+  for (const auto& u : p.missing) out += "\n  " + to_string(u);
+  return out;
+}
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_OPSET_PLAN_HPP
