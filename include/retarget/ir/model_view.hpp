@@ -22,6 +22,7 @@
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/value.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -157,15 +158,6 @@ class model_view {
     const onnx::TensorProto* constant = nullptr;
     bool initializer = false;
   };
-
-  static onnx::TypeProto type_of(const onnx::TensorProto& t) {
-    onnx::TypeProto type;
-    auto* tensor_type = type.mutable_tensor_type();
-    tensor_type->set_elem_type(t.data_type());
-    auto* shape = tensor_type->mutable_shape();
-    for (const auto d : t.dims()) shape->add_dim()->set_dim_value(d);
-    return type;
-  }
 
   const value_facts* find(std::string_view name) const {
     const auto it = facts_.find(std::string(name));
