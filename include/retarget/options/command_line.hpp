@@ -235,7 +235,12 @@ std::string default_note(const F& f) {
     if (!f.value.empty()) notes.push_back("default: " + f.value);
   } else if constexpr (Option<F> && std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     char text[32];  // the shortest text that reads back as the value: 0.0001, 8
-    const auto end = std::to_chars(text, text + sizeof text, f.value).ptr;
+    const auto end = [&] {
+      if constexpr (std::is_floating_point_v<T>)
+        return std::to_chars(text, text + sizeof text, f.value, std::chars_format::fixed).ptr;
+      else
+        return std::to_chars(text, text + sizeof text, f.value).ptr;
+    }();
     notes.push_back("default: " + std::string(text, end));
   }
   std::string out;
