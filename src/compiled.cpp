@@ -1,5 +1,7 @@
-// retarget::compiled: the emitter's per-node checking and shape inference, compiled once.
-// Built with RETARGET_COMPILING_LIBRARY, the emitter's header brings in their definitions
-// (include/retarget/ir/detail/linkage.hpp); translation units that link this library only
-// declare them. Without it retarget is header-only as ever.
+// retarget::compiled: the emitter's per-node checking and shape inference, and the conversion
+// engine (rebuild, folding, cleanup, the pass loop), compiled once. Built with
+// RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL
+// in core/config.hpp); translation units that link this library only declare them. Without
+// it retarget is header-only as ever.
+#include <retarget/convert/detail/engine.hpp>
 #include <retarget/ir/graph.hpp>

@@ -10,8 +10,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <optional>
-#include <retarget/convert/detail/evaluate_array.hpp>
-#include <retarget/convert/detail/evaluate_ops.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
@@ -21,16 +20,11 @@
 namespace retarget::convert {
 
 // Whether evaluate() handles the op type at all (a quick filter before gathering inputs).
-inline bool can_evaluate(std::string_view op_type) noexcept {
-  return detail::op_table.contains(op_type);
-}
+RETARGET_COMPILED_DECL bool can_evaluate(std::string_view op_type) noexcept;
 
 // The op types evaluate() handles, by name: what its tests must each compare with ONNX Runtime
 // (tests/convert/evaluate_test.cpp checks that they do).
-inline std::vector<std::string_view> evaluable_ops() {
-  const auto names = detail::op_table.names();
-  return {names.begin(), names.end()};
-}
+RETARGET_COMPILED_DECL std::vector<std::string_view> evaluable_ops();
 
 // Evaluates one node of the standard ONNX domain on constant inputs, for constant folding.
 // inputs[i] is nullptr for an absent optional input. Returns the node's outputs, in order,
@@ -38,8 +32,28 @@ inline std::vector<std::string_view> evaluable_ops() {
 // the caller then keeps the node. Throws retarget::error (naming the op and what is wrong)
 // only for inputs that are invalid per the ONNX spec (e.g. mismatched shapes that do not
 // broadcast).
-inline std::optional<std::vector<ir::tensor>> evaluate(
-    const onnx::NodeProto& node, int opset, std::span<const onnx::TensorProto* const> inputs) {
+RETARGET_COMPILED_DECL std::optional<std::vector<ir::tensor>> evaluate(
+    const onnx::NodeProto& node, int opset, std::span<const onnx::TensorProto* const> inputs);
+
+}  // namespace retarget::convert
+
+// The evaluator's ops are compiled where the definitions are: in every unit header-only, in
+// retarget::compiled otherwise.
+#if defined(RETARGET_COMPILED_DEFINITIONS)
+#include <retarget/convert/detail/evaluate_array.hpp>
+#include <retarget/convert/detail/evaluate_ops.hpp>
+
+namespace retarget::convert {
+
+bool can_evaluate(std::string_view op_type) noexcept { return detail::op_table.contains(op_type); }
+
+std::vector<std::string_view> evaluable_ops() {
+  const auto names = detail::op_table.names();
+  return {names.begin(), names.end()};
+}
+
+std::optional<std::vector<ir::tensor>> evaluate(const onnx::NodeProto& node, int opset,
+                                                std::span<const onnx::TensorProto* const> inputs) {
   if (!ir::is_default_domain(node.domain())) return std::nullopt;
   const auto* op = detail::op_table.find(node.op_type());
   if (!op || node.output_size() != 1) return std::nullopt;
@@ -53,5 +67,6 @@ inline std::optional<std::vector<ir::tensor>> evaluate(
 }
 
 }  // namespace retarget::convert
+#endif
 
 #endif  // RETARGET_CONVERT_EVALUATE_HPP

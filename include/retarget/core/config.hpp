@@ -16,4 +16,18 @@
 #define RETARGET_ALWAYS_INLINE inline
 #endif
 
+// How the parts of retarget::compiled are linked. Header-only (the default) their functions are
+// inline, compiled again in every translation unit that uses them; with
+// RETARGET_SEPARATE_COMPILATION (the target retarget::compiled sets it) they are only declared
+// in the headers, and compiled once, into that library (whose own source defines
+// RETARGET_COMPILING_LIBRARY).
+#if defined(RETARGET_SEPARATE_COMPILATION)
+#define RETARGET_COMPILED_DECL
+#else
+#define RETARGET_COMPILED_DECL inline
+#endif
+#if !defined(RETARGET_SEPARATE_COMPILATION) || defined(RETARGET_COMPILING_LIBRARY)
+#define RETARGET_COMPILED_DEFINITIONS 1
+#endif
+
 #endif  // RETARGET_CORE_CONFIG_HPP

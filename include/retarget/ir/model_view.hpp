@@ -37,62 +37,37 @@ inline std::string describe_node(const onnx::NodeProto& n) {
   return n.op_type() + (n.name().empty() ? std::string() : " '" + n.name() + "'");
 }
 
+struct model_view_options {
+  // Shape inference for the types of intermediate values; without it, the types the model
+  // declares.
+  bool infer_types = true;
+};
+
 class model_view {
  public:
   // The view points into m, which must outlive it; it is not copied itself.
   model_view(const model_view&) = delete;
   model_view& operator=(const model_view&) = delete;
 
-  struct options {
-    // Shape inference for the types of intermediate values; without it, the types the model
-    // declares.
-    bool infer_types = true;
-  };
+  using options = model_view_options;
 
   explicit model_view(const model& m) : model_view(m, options{}) {}
-  model_view(const model& m, options o) : model_(m) {
-    const auto& g = m.graph();
-    for (const auto& in : g.input()) note_type(in);
-    for (const auto& v : g.value_info()) note_type(v);
-    for (const auto& out : g.output()) note_type(out);
-    for (const auto& t : g.initializer()) {
-      facts_[t.name()].constant = &t;
-      facts_[t.name()].initializer = true;
-    }
-    // A shared weight's entry has no bytes: its tensor has them.
-    for (const auto& s : m.shared_initializers())
-      facts_[g.initializer(s.index).name()].constant = &s.data->proto();
-    for (int i = 0; i < g.node_size(); ++i) {
-      const auto& n = g.node(i);
-      for (const auto& in : n.input())
-        if (!in.empty()) facts_[in].consumers.push_back(i);
-      for (const auto& out : n.output())
-        if (!out.empty()) facts_[out].producer = i;
-    }
-    // Constants made by nodes: a Constant's value, an Identity of a constant (in order, so a
-    // chain of them resolves).
-    for (const auto& n : g.node()) {
-      if (!is_default_domain(n.domain()) || n.output_size() != 1 || n.output(0).empty()) continue;
-      if (n.op_type() == "Constant") {
-        for (const auto& a : n.attribute())
-          if (a.name() == "value" && a.has_t()) facts_[n.output(0)].constant = &a.t();
-      } else if (n.op_type() == "Identity" && n.input_size() == 1) {
-        if (const auto* c = constant(n.input(0))) facts_[n.output(0)].constant = c;
-      }
-    }
-    // A constant's type is its tensor's, whatever inference says.
-    for (const auto& [name, f] : facts_)
-      if (f.constant) constant_types_[name] = type_of(*f.constant);
-    if (o.infer_types) infer_types();
+  model_view(const model& m, options o) : model_view(m.proto(), m.shared_initializers(), o) {}
+  // A model as a proto that holds all its bytes (the opset driver's, between its steps).
+  explicit model_view(const onnx::ModelProto& m, options o = {}) : model_view(m, {}, o) {}
+
+  const onnx::ModelProto& proto() const noexcept { return proto_; }
+  const onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
+  // The version of the default domain's opset, 0 when the model imports none.
+  int opset() const {
+    for (const auto& o : proto_.opset_import())
+      if (is_default_domain(o.domain())) return static_cast<int>(o.version());
+    return 0;
   }
 
-  const model& source() const noexcept { return model_; }
-  const onnx::GraphProto& graph() const noexcept { return model_.graph(); }
-  // The version of the default domain's opset, 0 when the model imports none.
-  int opset() const { return model_.opset().value_or(0); }
+  int node_count() const noexcept { return graph().node_size(); }
+  const onnx::NodeProto& node(int i) const { return graph().node(i); }
 
-  int node_count() const noexcept { return model_.graph().node_size(); }
-  const onnx::NodeProto& node(int i) const { return model_.graph().node(i); }
   // The node's op, with its domain in canonical form ("" for the default domain).
   std::string_view domain(int i) const { return canonical_domain(node(i).domain()); }
   // "Clip '/features/0/Clip'": how every message names a node.
@@ -152,6 +127,42 @@ class model_view {
   }
 
  private:
+  model_view(const onnx::ModelProto& m, std::span<const shared_initializer> shared, options o)
+      : proto_(m) {
+    const auto& g = m.graph();
+    for (const auto& in : g.input()) note_type(in);
+    for (const auto& v : g.value_info()) note_type(v);
+    for (const auto& out : g.output()) note_type(out);
+    for (const auto& t : g.initializer()) {
+      facts_[t.name()].constant = &t;
+      facts_[t.name()].initializer = true;
+    }
+    // A shared weight's entry has no bytes: its tensor has them.
+    for (const auto& s : shared) facts_[g.initializer(s.index).name()].constant = &s.data->proto();
+    for (int i = 0; i < g.node_size(); ++i) {
+      const auto& n = g.node(i);
+      for (const auto& in : n.input())
+        if (!in.empty()) facts_[in].consumers.push_back(i);
+      for (const auto& out : n.output())
+        if (!out.empty()) facts_[out].producer = i;
+    }
+    // Constants made by nodes: a Constant's value, an Identity of a constant (in order, so a
+    // chain of them resolves).
+    for (const auto& n : g.node()) {
+      if (!is_default_domain(n.domain()) || n.output_size() != 1 || n.output(0).empty()) continue;
+      if (n.op_type() == "Constant") {
+        for (const auto& a : n.attribute())
+          if (a.name() == "value" && a.has_t()) facts_[n.output(0)].constant = &a.t();
+      } else if (n.op_type() == "Identity" && n.input_size() == 1) {
+        if (const auto* c = constant(n.input(0))) facts_[n.output(0)].constant = c;
+      }
+    }
+    // A constant's type is its tensor's, whatever inference says.
+    for (const auto& [name, f] : facts_)
+      if (f.constant) constant_types_[name] = type_of(*f.constant);
+    if (o.infer_types) infer_types();
+  }
+
   struct value_facts {
     int producer = -1;
     std::vector<int> consumers;
@@ -171,7 +182,7 @@ class model_view {
   // The model without its large weights (each an input of its type instead: no shape depends
   // on a weight's values), its types inferred; the view keeps the copy's value types.
   void infer_types() {
-    const auto& source = model_.proto();
+    const auto& source = proto_;
     onnx::ModelProto skeleton;
     skeleton.set_ir_version(source.ir_version());
     *skeleton.mutable_opset_import() = source.opset_import();
@@ -214,7 +225,7 @@ class model_view {
   // Weights of this many bytes or more stay out of inference's copy of the graph.
   static constexpr std::size_t large_bytes = 1024;
 
-  const model& model_;
+  const onnx::ModelProto& proto_;
   std::unordered_map<std::string, value_facts> facts_;
   std::unordered_map<std::string, const onnx::TypeProto*> types_;
   std::unordered_map<std::string, onnx::TypeProto> constant_types_;

@@ -6,15 +6,10 @@
 #ifndef RETARGET_IR_DETAIL_LINKAGE_HPP
 #define RETARGET_IR_DETAIL_LINKAGE_HPP
 
-#if defined(RETARGET_SEPARATE_COMPILATION)
-#define RETARGET_IR_DECL
-#else
-#define RETARGET_IR_DECL inline
-#endif
+#include <retarget/core/config.hpp>
 
-// Whether this translation unit holds the definitions: always header-only, and in the
-// library's own source otherwise.
-#if !defined(RETARGET_SEPARATE_COMPILATION) || defined(RETARGET_COMPILING_LIBRARY)
+#define RETARGET_IR_DECL RETARGET_COMPILED_DECL
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #define RETARGET_IR_DEFINITIONS 1
 #endif
 

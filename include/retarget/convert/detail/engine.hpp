@@ -1,0 +1,94 @@
+// The conversion engine apart from any backend: the passes (rebuild, fold, cleanup) and their
+// loop. A backend adds its rules and node rewrites through backend_hooks, which convert<B>
+// makes where it is called; the engine itself is compiled once into retarget::compiled when
+// that is linked, and is inline otherwise.
+#ifndef RETARGET_CONVERT_DETAIL_ENGINE_HPP
+#define RETARGET_CONVERT_DETAIL_ENGINE_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <cstddef>
+#include <optional>
+#include <retarget/convert/node.hpp>
+#include <retarget/convert/options.hpp>
+#include <retarget/convert/report.hpp>
+#include <retarget/core/config.hpp>
+#include <retarget/core/rewrite_log.hpp>
+#include <retarget/ir/graph.hpp>
+#include <retarget/ir/model.hpp>
+#include <retarget/ir/topology.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace retarget::convert::detail {
+
+// The graph walks convert/ shares with ir/.
+using ir::is_default_domain;
+using ir::node_place;
+using ir::reads_of;
+using ir::topological_order;
+
+// Records which node rewrites ran, for the report.
+struct node_log {
+  std::vector<node_rewrite_record>* records;
+  std::size_t fired = 0;
+  std::vector<std::size_t> order;  // the record of each firing, to forget the latest ones
+  void record(rewrite_kind, std::string_view target, std::string_view, std::string_view rewrite) {
+    ++fired;
+    for (std::size_t i = 0; i < records->size(); ++i)
+      if ((*records)[i].op == target && (*records)[i].rewrite == rewrite) {
+        ++(*records)[i].count;
+        order.push_back(i);
+        return;
+      }
+    records->push_back({std::string(target), std::string(rewrite), 1});
+    order.push_back(records->size() - 1);
+  }
+  // Forgets the firings after the first `keep` (a rewrite that ended at the origin). A record
+  // those firings created is the last of the list, and goes with them.
+  void forget(std::size_t keep) {
+    while (fired > keep) {
+      const std::size_t index = order.back();
+      order.pop_back();
+      --fired;
+      if (--(*records)[index].count == 0 && index + 1 == records->size()) records->pop_back();
+    }
+  }
+};
+
+// A node as the backend's rules see it, with the report their records go to.
+struct rule_site {
+  ir::graph& g;
+  const onnx::NodeProto& node;
+  const std::vector<ir::value>& inputs;
+  report& r;
+};
+
+// A rule that fired: its outputs, for the node's.
+struct rule_firing {
+  std::vector<ir::value> outputs;
+  std::string_view rule;
+};
+
+// What a backend adds to the engine.
+struct backend_hooks {
+  std::string_view backend;
+  std::vector<std::string_view> rules;  // their names, in order, for the report
+  // The first of the rules that matches the node, applied; nullopt when none does.
+  std::optional<rule_firing> (*try_rules)(const rule_site&);
+  // The node rebuilt through its op's node rewrite (the origin emits it unchanged).
+  std::vector<ir::value> (*rewrite_node)(const options&, node_log&, ir::graph&, const node&);
+};
+
+// The conversion of `source` with the backend's hooks (convert<B> calls it).
+RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
+                                           const backend_hooks& hooks);
+
+}  // namespace retarget::convert::detail
+
+#if defined(RETARGET_COMPILED_DEFINITIONS)
+#include <retarget/convert/detail/engine_impl.hpp>
+#endif
+
+#endif  // RETARGET_CONVERT_DETAIL_ENGINE_HPP

@@ -1,0 +1,42 @@
+// What a conversion takes (its options) and gives (the model and its report).
+//
+//   retarget::convert::options o{.approximations = {"cubic_resize_as_linear"}};
+//   auto [model, report] = retarget::convert::convert<backends::opencv_dnn>(std::move(m), o);
+#ifndef RETARGET_CONVERT_OPTIONS_HPP
+#define RETARGET_CONVERT_OPTIONS_HPP
+
+#include <algorithm>
+#include <cstddef>
+#include <retarget/convert/report.hpp>
+#include <retarget/ir/model.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace retarget::convert {
+
+struct options {
+  bool fold = true;                   // constant folding, Shape of static shapes included
+  std::size_t fold_limit = 1u << 20;  // elements: a bigger result stays computed at run time
+  std::size_t max_passes = 8;         // the bound of the fixed point
+  bool node_rewrites = true;
+  bool cleanup = true;  // dead nodes and unused initializers
+  bool check = true;    // ONNX's checker and strict shape inference on the result
+  // Inexact rewrites the caller allows, by name (a backend's package lists its own, e.g.
+  // opencv_dnn's "cubic_resize_as_linear"); none is applied unless named here.
+  std::vector<std::string> approximations = {};
+
+  bool allows(std::string_view approximation) const {
+    return std::find(approximations.begin(), approximations.end(), approximation) !=
+           approximations.end();
+  }
+};
+
+struct result {
+  ir::model model;
+  convert::report report;
+};
+
+}  // namespace retarget::convert
+
+#endif  // RETARGET_CONVERT_OPTIONS_HPP
