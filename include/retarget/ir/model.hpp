@@ -239,10 +239,7 @@ class model {
       if (inputs.contains(t.name())) continue;  // already an input (initializers as inputs)
       auto* input = graph.add_input();
       input->set_name(t.name());
-      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
-      tensor_type->set_elem_type(t.data_type());
-      auto* shape = tensor_type->mutable_shape();
-      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
+      *input->mutable_type() = type_of(t);
     }
     initializers.Swap(&kept);
     return copy;

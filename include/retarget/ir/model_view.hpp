@@ -41,6 +41,9 @@ struct model_view_options {
   // Shape inference for the types of intermediate values; without it, the types the model
   // declares.
   bool infer_types = true;
+  // ONNX's checker before its inference, which assumes a model the checker accepts (on
+  // others it can crash); off for a model known to be valid but for what a caller is fixing.
+  bool check_before_inference = true;
 };
 
 class model_view {
@@ -160,7 +163,7 @@ class model_view {
     // A constant's type is its tensor's, whatever inference says.
     for (const auto& [name, f] : facts_)
       if (f.constant) constant_types_[name] = type_of(*f.constant);
-    if (o.infer_types) infer_types();
+    if (o.infer_types) infer_types(o.check_before_inference);
   }
 
   struct value_facts {
@@ -181,7 +184,7 @@ class model_view {
 
   // The model without its large weights (each an input of its type instead: no shape depends
   // on a weight's values), its types inferred; the view keeps the copy's value types.
-  void infer_types() {
+  void infer_types(bool check_first) {
     const auto& source = proto_;
     onnx::ModelProto skeleton;
     skeleton.set_ir_version(source.ir_version());
@@ -209,7 +212,7 @@ class model_view {
     }
     try {
       const detail::schema_registry_reader reading;
-      onnx::checker::check_model(skeleton);
+      if (check_first) onnx::checker::check_model(skeleton);
       onnx::shape_inference::InferShapes(skeleton, onnx::OpSchemaRegistry::Instance(),
                                          onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception&) {

@@ -132,6 +132,18 @@ constexpr std::string_view onnx_op_name(std::size_t i) noexcept {
     if (e.domain.empty() && i-- == 0) return e.name;
   return {};
 }
+// Shared access to ONNX's schema registry, for code that calls ONNX itself (its shape
+// inference, its version converter) while another thread may register schemas: hold one for
+// the call.
+using schema_registry_reader = detail::schema_registry_reader;
+
+// The first and the last since_version of an op's schemas ({0, 0} for an op ONNX lacks): the
+// opsets at which its schema can change.
+constexpr std::pair<int, int> onnx_op_versions(std::string_view full_name) noexcept {
+  const auto [domain, name] = split_op_name(full_name);
+  const auto* op = is_standard_domain(domain) ? detail::find_builtin(domain, name) : nullptr;
+  return op ? std::pair(op->first_version, op->last_version) : std::pair(0, 0);
+}
 // The input counts its schemas allow, over all versions (max is INT_MAX when variadic).
 constexpr std::pair<int, int> onnx_op_inputs(std::string_view full_name) noexcept {
   const auto [domain, name] = split_op_name(full_name);

@@ -114,10 +114,7 @@ inline void shape_outputs(onnx::GraphProto& graph, const export_options& options
     for (const auto& init : graph.initializer()) {
       auto* input = graph.add_input();
       input->set_name(init.name());
-      auto* tensor_type = input->mutable_type()->mutable_tensor_type();
-      tensor_type->set_elem_type(init.data_type());
-      auto* shape = tensor_type->mutable_shape();
-      for (auto d : init.dims()) shape->add_dim()->set_dim_value(d);
+      *input->mutable_type() = ir::type_of(init);
     }
 }
 

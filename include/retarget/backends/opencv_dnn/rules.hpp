@@ -9,6 +9,7 @@
 #include <retarget/convert/rule.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
@@ -31,15 +32,10 @@ inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
   return values.front();
 }
 
-// A Constant holding dims, for Reshape.
+// ir's graph helpers: a Constant of int64 values (for Reshape's dims), a scalar of x's type.
+using ir::scalar_like;
 inline ir::value shape_constant(ir::graph& g, const std::vector<std::int64_t>& dims) {
-  return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(dims),
-                                                 {static_cast<std::int64_t>(dims.size())}));
-}
-
-inline ir::value scalar_like(ir::graph& g, const ir::value& x, double v) {
-  if (x.dtype() == ir::dtype::f64) return g.constant(ir::tensor::of<double>({v}, {}));
-  return g.constant(ir::tensor::of<float>({static_cast<float>(v)}, {}));
+  return ir::ints_constant(g, dims);
 }
 
 // An Expand to a shape the input already has (torch's expand(n, -1, -1) once the -1s are
@@ -85,8 +81,7 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto &a = m["a"_v], &b = m["b"_v];
     const auto shape = *a.static_shape();
-    std::int64_t n = 1;
-    for (const auto d : shape) n *= d;
+    const auto n = ir::element_count(shape);
     const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
     auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
     auto product =

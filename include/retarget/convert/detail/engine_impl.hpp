@@ -15,6 +15,7 @@
 #include <retarget/convert/quirk.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/rewrite_env.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -249,9 +250,7 @@ class rebuilder {
       std::vector<std::int64_t> dims = *shape;
       ir::tensor t;
       if (op == "Size") {
-        std::int64_t n = 1;
-        for (auto d : dims) n *= d;
-        t = ir::tensor::of<std::int64_t>({n}, {});
+        t = ir::tensor::of<std::int64_t>({ir::element_count(dims)}, {});
       } else {
         const auto rank = static_cast<std::int64_t>(dims.size());
         std::int64_t start = 0, end = rank;
@@ -286,11 +285,9 @@ class rebuilder {
   }
 
   bool store_folded(ir::graph& g, const onnx::NodeProto& node, std::vector<ir::tensor> outs) {
-    for (const auto& t : outs) {
-      std::int64_t n = 1;
-      for (auto d : t.proto().dims()) n *= d;
-      if (static_cast<std::size_t>(n) > options_.fold_limit) return false;
-    }
+    for (const auto& t : outs)
+      if (static_cast<std::size_t>(ir::element_count(t.proto().dims())) > options_.fold_limit)
+        return false;
     std::size_t k = 0;
     for (const auto& name : node.output()) {
       if (k >= outs.size()) break;

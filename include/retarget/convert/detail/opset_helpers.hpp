@@ -12,6 +12,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
@@ -22,15 +23,11 @@
 
 namespace retarget::convert::detail {
 
+// ir's graph helpers: a Constant of int64 values, an axis made non-negative (checked).
 inline ir::value i64_vector(ir::graph& g, const std::vector<std::int64_t>& v) {
-  return g.constant(ir::tensor::of<std::int64_t>(std::span<const std::int64_t>(v),
-                                                 {static_cast<std::int64_t>(v.size())}));
+  return ir::ints_constant(g, v);
 }
-
-// An axis attribute made non-negative, given the rank.
-inline std::int64_t normalized_axis(std::int64_t axis, std::size_t rank) {
-  return axis < 0 ? axis + static_cast<std::int64_t>(rank) : axis;
-}
+using ir::normalized_axis;
 
 // Emits Op (Softmax or LogSoftmax, Squeeze or Unsqueeze) by its checked name.
 template <fixed_string Op, class... Args>

@@ -53,7 +53,7 @@ inline void set_default_opset(onnx::ModelProto& m, int opset) {
 // The opset imports of other domains are set aside while it runs (ONNX 1.12's converter fails
 // on them) and put back.
 inline onnx::ModelProto onnx_step(const onnx::ModelProto& m, int from, int to) {
-  const ir::detail::schema_registry_reader reading;
+  const ir::schema_registry_reader reading;
   onnx::ModelProto in = m;
   google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> others, standard;
   for (const auto& o : m.opset_import())

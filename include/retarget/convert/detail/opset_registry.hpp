@@ -75,12 +75,12 @@ struct opset_step {
 template <class Visit>
 constexpr void for_each_candidate_step(Visit visit) {
   for (std::size_t op = 0; op < default_domain_ops.size(); ++op) {
-    const auto* e = ir::detail::find_builtin("", default_domain_ops[op]);
-    const int first = std::max(e->first_version, ir::min_opset + 1);
-    const int last = std::min(e->last_version, ir::max_opset);
+    const auto [first_version, last_version] = ir::onnx_op_versions(default_domain_ops[op]);
+    const int first = std::max(first_version, ir::min_opset + 1);
+    const int last = std::min(last_version, ir::max_opset);
     for (int v = first; v <= last; ++v) {
       visit(opset_step{op, v, v - 1});
-      if (v > e->first_version) visit(opset_step{op, v - 1, v});
+      if (v > first_version) visit(opset_step{op, v - 1, v});
     }
   }
 }

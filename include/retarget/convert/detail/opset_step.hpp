@@ -174,8 +174,8 @@ inline std::vector<ir::value> inputs_in_scratch(ir::graph& scratch, const model_
       inputs.push_back(scratch.find(name));
       continue;
     }
-    if (const auto c = facts.constants.find(name); c != facts.constants.end())
-      inputs.push_back(scratch.initializer(name, ir::tensor(*c->second)));
+    if (const auto* c = facts.constant(name))
+      inputs.push_back(scratch.initializer(name, ir::tensor(*c)));
     else
       inputs.push_back(scratch.input(name, type_around(facts, g, name, i, from, to)));
   }
@@ -203,9 +203,7 @@ void emit_cut_node(ir::graph& scratch, const model_facts& facts, const onnx::Gra
     else
       outputs = wrapped.emit_unchanged(scratch);
   } catch (const error& e) {
-    std::string_view what = e.what();
-    if (what.starts_with("retarget: ")) what.remove_prefix(10);
-    throw error("retarget: " + place(n, i, from, to) + ": " + std::string(what));
+    throw error("retarget: " + place(n, i, from, to) + ": " + std::string(retarget::reason_of(e)));
   }
   for (std::size_t k = 0; k < outputs.size() && k < static_cast<std::size_t>(n.output_size());
        ++k) {
