@@ -4,7 +4,8 @@
 Checks, over include/retarget, tools, examples, benchmarks, fuzz, zoo and tests:
   - a header of layer L includes only headers of L and of the layers L may use (LAYERS);
   - nothing outside folder F includes F's detail/ headers or names F's detail namespace
-    (retarget::F::detail::..., or retarget::detail:: for core's);
+    (retarget::F::detail::..., F::detail::... from inside retarget, or retarget::detail:: for
+    core's);
   - core/ names no engine;
   - tests/ include nothing from tools/.
 Prints one line per violation (file:line: what) and exits 1 if there is any.
@@ -34,12 +35,43 @@ NAMESPACE = {"core": "retarget", **{f: f"retarget::{f}" for f in LAYERS if f != 
 ENGINES = re.compile(r"\b(onnxruntime|opencv_dnn|tensorrt\w*|TensorRT|OpenCV)\b")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 QUALIFIED_DETAIL = re.compile(r"\bretarget::((?:\w+::)*)detail::")
+# A folder's detail namespace named from inside retarget without the retarget:: prefix
+# (ir::detail::x written in convert/).
+SHORT_DETAIL = re.compile(r"(?<![\w:])(" + "|".join(f for f in LAYERS if f != "core") + r")::detail::")
 
 
 def folder_of(header: str):
     """'retarget/ir/graph.hpp' -> 'ir'; umbrella headers and others -> None."""
     parts = header.split("/")
     return parts[1] if len(parts) > 2 and parts[0] == "retarget" else None
+
+
+PROTO = re.compile(r"\bonnx::\w+Proto\b")
+PROTO_BASELINE = "tests/layers/proto_reads.txt"
+
+
+def proto_reads(root, sources):
+    """ir/ alone reads protobuf. Until every layer above it reads the model through ir's views,
+    each file above ir/ may name onnx::*Proto types at most as often as the baseline records
+    (tests/layers/proto_reads.txt, which only ever goes down); a new file may not name them."""
+    baseline = {}
+    for line in (root / PROTO_BASELINE).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            count, name = line.split()
+            baseline[name] = int(count)
+    out = []
+    total = 0
+    for path in sources:
+        rel = path.relative_to(root).as_posix()
+        if not rel.startswith(("include/retarget/", "tools/", "examples/")) or rel.startswith("include/retarget/ir/"):
+            continue
+        count = len(PROTO.findall(path.read_text(encoding="utf-8", errors="replace")))
+        total += count
+        if count > baseline.get(rel, 0):
+            out.append(f"{rel}: names onnx::*Proto {count} times, {baseline.get(rel, 0)} allowed "
+                       f"(read the model through ir/'s views; {PROTO_BASELINE})")
+    print(f"layers: onnx::*Proto named {total} times above ir/ (the goal is 0)")
+    return out
 
 
 def main() -> int:
@@ -69,8 +101,12 @@ def main() -> int:
                 owner = owner.split("::")[0]
                 if owner != own:
                     problems.append(f"{where}: uses retarget::{qualifier}detail::, {owner}'s internals")
+            for owner in SHORT_DETAIL.findall(line):
+                if owner != own:
+                    problems.append(f"{where}: uses {owner}::detail::, {owner}'s internals")
             if own == "core" and ENGINES.search(line):
                 problems.append(f"{where}: core/ names an engine ({ENGINES.search(line).group(0)})")
+    problems += proto_reads(root, sources)
     for p in problems:
         print(p)
     print(f"layers: {len(sources)} files checked, {len(problems)} problems")
