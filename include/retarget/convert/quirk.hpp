@@ -186,7 +186,10 @@ template <class Q>
 using has_approximation = is_approximation<fix_of<Q>>;
 template <class... Q>
 struct approximation_names {
-  static constexpr std::string_view names[] = {std::string_view(), fix_of<Q>::name...};
+  // The bound written out: clang cannot index an array of deduced bound in a constant
+  // expression while its class template is being instantiated.
+  static constexpr std::string_view names[sizeof...(Q) + 1] = {std::string_view(),
+                                                               fix_of<Q>::name...};
   static constexpr std::span<const std::string_view> value{names + 1, sizeof...(Q)};
 };
 template <class F>
