@@ -13,19 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "support/error_of.hpp"
+
 namespace reliability {
 
-// The message of the retarget::error f throws; "no error" when it throws none. Any other
-// exception escapes, so the test fails on it.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const retarget::error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using support::error_of;
 
 inline std::string read_all(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -5,22 +5,14 @@
 #include <retarget/ir.hpp>
 #include <string>
 
+#include "support/error_of.hpp"
 namespace {
 
 using namespace retarget::literals;
 namespace rx = retarget::ir;
 using rx::dtype;
 
-// The message of the retarget::error that f throws, or "" if it throws none.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const retarget::error& e) {
-    return e.what();
-  }
-  return "";
-}
+using support::error_of;
 
 TEST(OnnxGraph, SeedResizeExampleBuildsAndChecks) {
   rx::graph g(17);

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/error_of.hpp"
 namespace {
 
 namespace rx = retarget::ir;
@@ -25,15 +26,7 @@ onnx::TensorProto raw(rx::dtype type, std::vector<std::int64_t> dims, std::strin
   return p;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const retarget::error& e) {
-    return e.what();
-  }
-  return "";
-}
+using support::error_of;
 
 TEST(TensorValues, RawDataIsLittleEndian) {
   // Bytes as ONNX's format defines them, spelled out: least significant first.
