@@ -32,11 +32,8 @@ inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
   return values.front();
 }
 
-// ir's graph helpers: a Constant of int64 values (for Reshape's dims), a scalar of x's type.
+// ir's graph helper: a scalar of x's element type.
 using ir::scalar_like;
-inline ir::value shape_constant(ir::graph& g, const std::vector<std::int64_t>& dims) {
-  return ir::ints_constant(g, dims);
-}
 
 // An Expand to a shape the input already has (torch's expand(n, -1, -1) once the -1s are
 // folded to 1s): the input itself.
@@ -82,7 +79,7 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
     const auto &a = m["a"_v], &b = m["b"_v];
     const auto shape = *a.static_shape();
     const auto n = ir::element_count(shape);
-    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
     auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
     auto product =
         g.op("MatMul", g.op("Reshape", reciprocal, dims({1, 1})), g.op("Reshape", a, dims({1, n})));
@@ -130,7 +127,7 @@ struct last_axis_constant : rc::rule<Name> {
       return g.op("Transpose", apply(moved), "perm"_i = {0, 2, 3, 1});
     }
     // 3-D [N, L, C]: as [N, C, L, 1], and back.
-    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
     auto four = g.op("Reshape", m["x"_v], dims({shape[0], shape[1], shape[2], 1}));
     auto moved = g.op("Transpose", four, "perm"_i = {0, 2, 1, 3});
     auto back = g.op("Transpose", apply(moved), "perm"_i = {0, 2, 1, 3});
@@ -151,7 +148,7 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const auto dims = [&](const std::vector<std::int64_t>& v) { return shape_constant(g, v); };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
     auto b_shape = *m["b"_v].static_shape();
     onnx::TensorProto a = *g.constant_data(m["a"_c]);
     a.add_dims(1);

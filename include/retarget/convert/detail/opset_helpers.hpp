@@ -23,10 +23,7 @@
 
 namespace retarget::convert::detail {
 
-// ir's graph helpers: a Constant of int64 values, an axis made non-negative (checked).
-inline ir::value i64_vector(ir::graph& g, const std::vector<std::int64_t>& v) {
-  return ir::ints_constant(g, v);
-}
+// ir's graph helper: an axis made non-negative (checked).
 using ir::normalized_axis;
 
 // Emits Op (Softmax or LogSoftmax, Squeeze or Unsqueeze) by its checked name.
