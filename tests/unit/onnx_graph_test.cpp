@@ -112,6 +112,36 @@ TEST(OnnxGraph, CustomDomainOpsAreCheckedInferredAndImported) {
   EXPECT_NO_THROW(m.check());
 }
 
+// The op name as a template argument, as code that is itself templated on an op has it.
+template <retarget::fixed_string Op>
+rx::value over_last_axis(rx::graph& g, const rx::value& x) {
+  return g.op<Op>(x, "axis"_i = -1);
+}
+
+TEST(OnnxGraph, OpNamesCanBeTemplateArguments) {
+  rx::graph g;
+  auto x = g.input("x", dtype::f32, {2, 10});
+  auto soft = over_last_axis<"Softmax">(g, x);
+  auto log_soft = over_last_axis<"LogSoftmax">(g, soft);
+  EXPECT_EQ(log_soft.static_shape(), (std::vector<std::int64_t>{2, 10}));
+  auto [values, indices] =
+      g.op<"TopK", 2>(x, g.constant(rx::tensor::vector<std::int64_t>({3})), "axis"_i = 1);
+  EXPECT_EQ(values.static_shape(), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(indices.dtype(), dtype::i64);
+  ASSERT_EQ(g.node_count(), 4u);  // Softmax, LogSoftmax, TopK's k, TopK
+  EXPECT_EQ(g.proto().node(0).op_type(), "Softmax");
+  EXPECT_EQ(g.proto().node(1).op_type(), "LogSoftmax");
+  EXPECT_EQ(g.proto().node(3).op_type(), "TopK");
+  EXPECT_EQ(g.proto().node(1).attribute(0).name(), "axis");
+  EXPECT_EQ(g.proto().node(1).attribute(0).i(), -1);
+
+  // Through a view with custom schemas too.
+  auto y = rx::graph_view<rx::schemas<test_ops>>(g).op<"test.retarget::AXPB">(x, x, "alpha"_f = 2);
+  EXPECT_EQ(y.static_shape(), (std::vector<std::int64_t>{2, 10}));
+  EXPECT_EQ(g.proto().node(4).domain(), "test.retarget");
+  EXPECT_EQ(g.proto().node(4).op_type(), "AXPB");
+}
+
 TEST(OnnxGraph, DomainVersionCanBeSet) {
   test_graph g;
   g.set_domain_version("test.retarget", 5);

@@ -44,17 +44,17 @@ struct softmax_13_12 {
   static ir::value call(ir::graph& g, const node_of<Op>& n) {
     const auto axis = n["axis"_i].value_or(-1);
     const auto& x = n.input(0);
-    if (axis == -1) return emit_named<Op>(g, x, "axis"_i = -1);
+    if (axis == -1) return g.op<Op>(x, "axis"_i = -1);
     if (!x.has_shape())
       throw error("retarget: " + n.describe() + ": " + *refuses(n, input_facts{}));
     const auto rank = x.rank();
     const auto a = normalized_axis(axis, rank);
-    if (a == static_cast<std::int64_t>(rank) - 1) return emit_named<Op>(g, x, "axis"_i = -1);
+    if (a == static_cast<std::int64_t>(rank) - 1) return g.op<Op>(x, "axis"_i = -1);
     std::vector<std::int64_t> perm(rank);
     for (std::size_t i = 0; i < rank; ++i) perm[i] = static_cast<std::int64_t>(i);
     std::swap(perm[static_cast<std::size_t>(a)], perm.back());
     const auto moved = g.op("Transpose", x, "perm"_i = perm);
-    return g.op("Transpose", emit_named<Op>(g, moved, "axis"_i = -1), "perm"_i = perm);
+    return g.op("Transpose", g.op<Op>(moved, "axis"_i = -1), "perm"_i = perm);
   }
 };
 
@@ -66,8 +66,8 @@ struct axes_input_to_attribute {
   }
   static ir::value call(ir::graph& g, const node_of<Op>& n) {
     const auto axes = constant_ints(g, n, 1);
-    if (!axes) return emit_named<Op>(g, n.input(0));
-    return emit_named<Op>(g, n.input(0), "axes"_i = *axes);
+    if (!axes) return g.op<Op>(n.input(0));
+    return g.op<Op>(n.input(0), "axes"_i = *axes);
   }
 };
 

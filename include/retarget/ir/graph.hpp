@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/emitter.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
@@ -595,6 +596,13 @@ class basic_graph : public graph_base {
   auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
     return emit_op<N>(name.domain(), name.type(), args...);
   }
+  // The same, the name a template argument, for code that has it as one (an adapter of
+  // several ops); checked the same way:
+  //   template <fixed_string Op> ir::value f(ir::graph& g, ir::value x) { return g.op<Op>(x); }
+  template <fixed_string Name, std::size_t N = 1, class... Args>
+  auto op(const Args&... args) {
+    return op<N>(Name.chars, args...);
+  }
 
   // A graph for an If branch or a Loop body: it may read this graph's values.
   basic_graph subgraph(std::string name) { return basic_graph(*this, std::move(name)); }
@@ -618,6 +626,10 @@ class graph_view {
   template <std::size_t N = 1, class... Args>
   auto op(basic_op_name<Schemas, std::type_identity_t<Args>...> name, const Args&... args) {
     return graph_.emit_op<N>(name.domain(), name.type(), args...);
+  }
+  template <fixed_string Name, std::size_t N = 1, class... Args>
+  auto op(const Args&... args) {
+    return op<N>(Name.chars, args...);
   }
   graph_base& graph() const noexcept { return graph_; }
 

@@ -10,14 +10,12 @@
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/opset_adapter.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,19 +23,6 @@ namespace retarget::convert::detail {
 
 // ir's graph helper: an axis made non-negative (checked).
 using ir::normalized_axis;
-
-// Emits Op (Softmax or LogSoftmax, Squeeze or Unsqueeze) by its checked name.
-template <fixed_string Op, class... Args>
-ir::value emit_named(ir::graph& g, const Args&... args) {
-  if constexpr (std::string_view(Op) == "Softmax")
-    return g.op("Softmax", args...);
-  else if constexpr (std::string_view(Op) == "LogSoftmax")
-    return g.op("LogSoftmax", args...);
-  else if constexpr (std::string_view(Op) == "Squeeze")
-    return g.op("Squeeze", args...);
-  else
-    return g.op("Unsqueeze", args...);
-}
 
 inline std::optional<std::string> constant_or_absent(std::size_t i, const input_facts& in,
                                                      const char* what) {
