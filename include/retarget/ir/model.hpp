@@ -75,7 +75,8 @@ class model {
       if (s.index < 0 || s.index >= initializers.size())
         throw error("retarget: shared initializer " + std::to_string(s.index) +
                     " is no longer in the model");
-      initializers[s.index].set_raw_data(s.data->proto().raw_data());
+      const auto bytes = s.data->raw_bytes();  // held by the tensor, or mapped
+      initializers[s.index].set_raw_data(bytes.data(), bytes.size());
     }
     shared_.clear();
     return *this;

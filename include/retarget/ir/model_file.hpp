@@ -1,6 +1,7 @@
 // Model files: saved atomically (a temporary file renamed into place, so a failed save leaves
 // the previous file as it was and no partial file), deterministically (the same model gives
-// the same bytes), with large tensors in an external data file; and loaded back.
+// the same bytes), with large tensors in an external data file; and loaded back, large
+// external tensors mapped from their file rather than read into memory.
 //
 //   retarget::ir::save(m, "srcnn.onnx");
 //   retarget::ir::save(m, "resnet.onnx", {.external_data_threshold = 1024});
@@ -24,14 +25,19 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/detail/file_sink.hpp>
+#include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/detail/proto_file.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/tensor_values.hpp>
+#include <span>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -51,6 +57,17 @@ namespace detail {
 // Weights of this many bytes or more that stay in the model file are written straight from
 // their strings rather than copied through protobuf's buffer first.
 inline constexpr std::size_t splice_bytes = std::size_t{1} << 16;
+
+// External tensors of this many bytes or more are mapped by load(), not read. Smaller ones
+// (shapes, axes, scales) are read into the model: ONNX's shape inference reads such constants
+// and cannot read bytes held anywhere but in the proto.
+inline constexpr std::size_t map_bytes = std::size_t{1} << 16;
+
+// Bytes a model file writes from where they are (a weight's string, a shared or mapped tensor).
+using byte_span = std::span<const std::byte>;
+inline byte_span bytes_of(const std::string& s) {
+  return std::as_bytes(std::span(s.data(), s.size()));
+}
 }  // namespace detail
 
 namespace detail {
@@ -104,9 +121,9 @@ inline std::size_t length_delimited_size(int field, std::size_t payload) {
 }
 
 // Writes the model as the whole proto would serialize, the initializers listed in `spliced`
-// (by index) taking their raw data from those strings, written straight from them: the bytes
-// are identical to those of a proto holding copies of the data, and no copy is made.
-inline void serialize(onnx::ModelProto& proto, const std::vector<const std::string*>& spliced,
+// (by index) taking their raw data from those bytes, written straight from them: the file is
+// identical to that of a proto holding copies of the data, and no copy is made.
+inline void serialize(onnx::ModelProto& proto, const std::vector<std::optional<byte_span>>& spliced,
                       atomic_file& out, const std::filesystem::path& path) {
   constexpr int graph_field = onnx::ModelProto::kGraphFieldNumber;
   constexpr int initializer_field = onnx::GraphProto::kInitializerFieldNumber;
@@ -118,7 +135,7 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
   std::optional<field_range> model_lo, model_hi, graph_lo, graph_hi;
   std::vector<std::pair<std::unique_ptr<field_range>, std::unique_ptr<field_range>>> tensor_parts;
   const bool splice =
-      std::any_of(spliced.begin(), spliced.end(), [](auto* p) { return p != nullptr; });
+      std::any_of(spliced.begin(), spliced.end(), [](const auto& p) { return p.has_value(); });
   if (splice) {
     model_lo.emplace(proto, 0, graph_field);
     model_hi.emplace(proto, graph_field + 1, INT_MAX);
@@ -128,7 +145,7 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
     for (int i = 0; i < initializers.size(); ++i) {
       auto& t = initializers[i];
       std::size_t size;
-      if (const auto* bytes = spliced[static_cast<std::size_t>(i)]) {
+      if (const auto& bytes = spliced[static_cast<std::size_t>(i)]) {
         tensor_parts.emplace_back(std::make_unique<field_range>(t, 0, raw_data_field),
                                   std::make_unique<field_range>(t, raw_data_field + 1, INT_MAX));
         size = tensor_parts.back().first->size() +
@@ -169,7 +186,7 @@ inline void serialize(onnx::ModelProto& proto, const std::vector<const std::stri
         for (int i = 0; i < initializers.size(); ++i) {
           const auto k = static_cast<std::size_t>(i);
           tag(initializer_field, tensor_sizes[k]);
-          if (const auto* bytes = spliced[k]) {
+          if (const auto& bytes = spliced[k]) {
             tensor_parts[k].first->write(coded);
             tag(raw_data_field, bytes->size());
             // What is buffered goes out first; the bytes then go to the file directly.
@@ -216,14 +233,19 @@ struct raw_data_lender {
 inline void save(model& m, const std::filesystem::path& path, const save_options& options = {}) {
   auto& proto = m.proto_without_shared_bytes();
   auto& initializers = *proto.mutable_graph()->mutable_initializer();
-  std::vector<const std::string*> shared(static_cast<std::size_t>(initializers.size()), nullptr);
+  // A shared tensor's bytes, held by it or mapped from the file this save may replace: the
+  // new file is written beside it and renamed over it, so a mapping keeps the old bytes.
+  std::vector<std::optional<detail::byte_span>> shared(
+      static_cast<std::size_t>(initializers.size()));
+  std::vector<const tensor*> shared_tensor(shared.size(), nullptr);
   std::size_t shared_bytes = 0;
   for (const auto& s : m.shared_initializers()) {
     if (s.index < 0 || s.index >= initializers.size() || !initializers[s.index].raw_data().empty())
       throw error("retarget: " + path.string() + ": shared initializer " + std::to_string(s.index) +
                   " is no longer in the model");
-    shared[static_cast<std::size_t>(s.index)] = &s.data->proto().raw_data();
-    shared_bytes += s.data->proto().raw_data().size();
+    shared[static_cast<std::size_t>(s.index)] = s.data->raw_bytes();
+    shared_tensor[static_cast<std::size_t>(s.index)] = s.data.get();
+    shared_bytes += s.data->raw_bytes().size();
   }
   std::size_t threshold = options.external_data_threshold;
   if (proto.ByteSizeLong() + shared_bytes >= protobuf_limit)
@@ -243,14 +265,17 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   std::size_t offset = 0;
   for (int i = 0; i < initializers.size(); ++i) {
     auto& t = initializers[i];
-    const std::string* from_shared = shared[static_cast<std::size_t>(i)];
-    const std::string& bytes = from_shared ? *from_shared : t.raw_data();
+    const bool from_shared = shared[static_cast<std::size_t>(i)].has_value();
+    const auto bytes =
+        from_shared ? *shared[static_cast<std::size_t>(i)] : detail::bytes_of(t.raw_data());
     if (bytes.empty()) continue;
     if (bytes.size() < threshold) continue;  // inline: a shared tensor's bytes are spliced in
-    shared[static_cast<std::size_t>(i)] = nullptr;
+    shared[static_cast<std::size_t>(i)].reset();
     lender.lent.emplace_back(&t, std::string());
     if (!data_file) data_file.emplace(path.parent_path() / location);
     data_file->write(bytes.data(), bytes.size());
+    // Written: a mapped weight's pages go, so that a save of gigabytes does not hold them all.
+    if (from_shared) shared_tensor[static_cast<std::size_t>(i)]->release_pages();
     const std::size_t length = bytes.size();
     if (!from_shared) {
       t.mutable_raw_data()->swap(lender.lent.back().second);
@@ -273,7 +298,7 @@ inline void save(model& m, const std::filesystem::path& path, const save_options
   for (int i = 0; i < initializers.size(); ++i)
     if (auto& spliced = shared[static_cast<std::size_t>(i)];
         !spliced && initializers[i].raw_data().size() >= detail::splice_bytes)
-      spliced = &initializers[i].raw_data();
+      spliced = detail::bytes_of(initializers[i].raw_data());
 
   atomic_file model_file(path);
   detail::serialize(proto, shared, model_file, path);
@@ -389,12 +414,75 @@ inline void check_external_data(const model& m, const std::filesystem::path& pat
       (void)detail::locate_external(t, path.parent_path(), path);
 }
 
+namespace detail {
+
+// The data files of a model being loaded, each mapped once for all the tensors in it.
+class external_mappings {
+ public:
+  // The tensor as a shared tensor whose bytes are its span of the mapped file; the proto's
+  // entry becomes its header, without the bytes.
+  std::shared_ptr<const tensor> map(onnx::TensorProto& t, const external_span& span,
+                                    const std::filesystem::path& model_path) {
+    auto& file = files_[span.file.lexically_normal()];
+    if (!file) file = mapped_file::open(span.file);
+    if (!file)
+      throw error("retarget: " + model_path.string() + ": external data file " +
+                  span.file.string() + " of tensor '" + t.name() + "' cannot be read");
+    const auto all = file->bytes();
+    if (span.offset > all.size() || span.length > all.size() - span.offset)  // changed since
+      throw error("retarget: " + model_path.string() + ": external data file " +
+                  span.file.string() + " is too short for tensor '" + t.name() + "'");
+    // The mapped tensor's proto names its bytes by the mapping's key (see ir::raw_bytes).
+    onnx::TensorProto described = t;
+    auto& kept = *described.mutable_external_data();
+    kept.erase(
+        std::remove_if(kept.begin(), kept.end(),
+                       [](const auto& e) { return e.key() == "offset" || e.key() == "length"; }),
+        kept.end());
+    const std::pair<std::string, std::string> entries[] = {{"offset", std::to_string(span.offset)},
+                                                           {"length", std::to_string(span.length)},
+                                                           {mapping_key, file->key()}};
+    for (const auto& [k, v] : entries) {
+      auto* e = described.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    }
+    auto mapped = std::make_shared<const tensor>(tensor::mapped(
+        std::move(described),
+        all.subspan(static_cast<std::size_t>(span.offset), static_cast<std::size_t>(span.length)),
+        file));
+    t = mapped->header();
+    return mapped;
+  }
+
+ private:
+  std::map<std::filesystem::path, std::shared_ptr<const mapped_file>> files_;
+};
+
+}  // namespace detail
+
+// The model with its external data: tensors of 64 KiB or more are mapped from their files (the
+// model shares them, see model::shared_initializers; their pages are read when touched), the
+// others read into the model. A data file may be replaced (saved over) while mapped.
 inline model load(const std::filesystem::path& path) {
   onnx::ModelProto proto = detail::read_model_proto(path);
   const auto folder = path.parent_path();
-  for (auto& t : *proto.mutable_graph()->mutable_initializer())
-    if (t.data_location() == onnx::TensorProto::EXTERNAL) detail::load_external(t, folder, path);
-  return model(std::move(proto));
+  auto& graph = *proto.mutable_graph();
+  std::unordered_set<std::string> inputs;
+  for (const auto& in : graph.input()) inputs.insert(in.name());
+  detail::external_mappings mappings;
+  std::vector<shared_initializer> shared;
+  for (int i = 0; i < graph.initializer_size(); ++i) {
+    auto& t = *graph.mutable_initializer(i);
+    if (t.data_location() != onnx::TensorProto::EXTERNAL) continue;
+    const auto span = detail::locate_external(t, folder, path);
+    // An input's default stays whole in the graph, as share_weights leaves it.
+    if (span.length < detail::map_bytes || inputs.contains(t.name()))
+      detail::load_external(t, folder, path);
+    else
+      shared.push_back({i, mappings.map(t, span, path)});
+  }
+  return model(std::move(proto), std::move(shared));
 }
 
 }  // namespace retarget::ir

@@ -42,6 +42,8 @@ inline tensor read_tensor_file(const std::filesystem::path& path) {
 
 // Writes the tensor to the file atomically: a failed write leaves the previous file as it was.
 inline void write_tensor_file(const std::filesystem::path& path, const tensor& t) {
+  // A mapped tensor's proto names its bytes by a mapping of this process: the file gets them.
+  if (t.is_mapped()) return write_tensor_file(path, tensor(t.proto()));
   if (std::filesystem::is_directory(path))
     throw error("retarget: cannot write " + path.string() + ": " + std::strerror(EISDIR));
   // Also caches the sizes that SerializeWithCachedSizes writes.

@@ -40,9 +40,9 @@ inline float bfloat16_to_float(std::uint16_t b) {
 
 }  // namespace detail
 
-// The elements as doubles, from raw_data or the typed fields. retarget::error for strings and
-// complex numbers, for data in an external file (load the model with its data first), and for
-// data whose count does not match the dims.
+// The elements as doubles, from raw_data (held or mapped) or the typed fields. retarget::error
+// for strings and complex numbers, for data in an external file not in memory (load the model
+// with its data first), and for data whose count does not match the dims.
 inline std::vector<double> values_as_double(const tensor& t) {
   const auto& p = t.proto();
   std::vector<double> out;

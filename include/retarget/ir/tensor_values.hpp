@@ -1,5 +1,6 @@
 // The elements of a TensorProto, whichever way it stores them: raw_data (little-endian, as ONNX
-// writes it) or the typed field of its element type. The one decoder of tensor data.
+// writes it), the typed field of its element type, or the mapped external data file of a model
+// that load() mapped. The one decoder of tensor data.
 //
 //   std::vector<std::int64_t> shape = retarget::ir::values_of<std::int64_t>(t);
 //   retarget::ir::visit_element_type(type, [&]<class T>(std::type_identity<T>) { ... });
@@ -10,11 +11,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/dtype.hpp>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -43,28 +48,67 @@ template <class T>
 inline constexpr bool is_element_storage =
     std::is_arithmetic_v<T>&& dtype_of<std::remove_cv_t<T>> != dtype::undefined;
 
+// The key under which a tensor's external data entries name the live mapping of its file.
+inline constexpr const char* mapping_key = "retarget.mapping";
+
+// The bytes of an external tensor whose entries name a live mapping, or nullopt.
+inline std::optional<std::span<const std::byte>> mapped_bytes(const onnx::TensorProto& p) {
+  const std::string* key = nullptr;
+  std::uint64_t offset = 0, length = 0;
+  const auto number = [](const std::string& text, std::uint64_t& n) {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    return ec == std::errc() && end == text.data() + text.size();
+  };
+  bool has_length = false;
+  for (const auto& e : p.external_data()) {
+    if (e.key() == mapping_key)
+      key = &e.value();
+    else if (e.key() == "offset" && !number(e.value(), offset))
+      return std::nullopt;
+    else if (e.key() == "length" && !(has_length = number(e.value(), length)))
+      return std::nullopt;
+  }
+  if (!key || !has_length) return std::nullopt;
+  const auto file = mapped_file::find(*key);
+  if (!file) return std::nullopt;
+  const auto bytes = file->bytes();
+  if (offset > bytes.size() || length > bytes.size() - offset) return std::nullopt;
+  return bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+}
+
 }  // namespace detail
+
+// The raw bytes of a tensor wherever they are: its raw_data, or the part of a mapped external
+// data file that a tensor of a loaded model (or a copy of its proto) names, valid while that
+// model lives. nullopt for values in a typed field and for external data not in memory.
+inline std::optional<std::span<const std::byte>> raw_bytes(const onnx::TensorProto& p) {
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) return detail::mapped_bytes(p);
+  if (!p.has_raw_data()) return std::nullopt;
+  return std::as_bytes(std::span(p.raw_data().data(), p.raw_data().size()));
+}
 
 // How many elements of type T the tensor stores (raw bytes / sizeof(T), rounded down, or the
 // typed field's size), whatever its dims say.
 template <class T>
 std::size_t stored_count(const onnx::TensorProto& p) {
   static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
-  return p.has_raw_data() ? p.raw_data().size() / sizeof(T)
-                          : static_cast<std::size_t>(detail::typed_field<T>(p).size());
+  const auto bytes = raw_bytes(p);
+  return bytes ? bytes->size() / sizeof(T)
+               : static_cast<std::size_t>(detail::typed_field<T>(p).size());
 }
 
 // Calls f(v) for each stored element, in order, as a T: the C++ type of the tensor's element
 // type (dtype_of<T>), or std::uint16_t for the bits of float16 and bfloat16. A bool is true for
-// any non-zero byte. retarget::error for data in an external file (load the model with its
-// data first) and for raw data that is not a whole number of elements.
+// any non-zero byte. retarget::error for data in an external file not mapped (load the model
+// with its data first) and for raw data that is not a whole number of elements.
 template <class T, class F>
 void for_each_value(const onnx::TensorProto& p, F&& f) {
   static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
-  if (p.data_location() == onnx::TensorProto::EXTERNAL)
+  const auto raw = raw_bytes(p);
+  if (!raw && p.data_location() == onnx::TensorProto::EXTERNAL)
     throw error("retarget: tensor '" + p.name() +
                 "' has its data in an external file, not in memory");
-  if (!p.has_raw_data()) {
+  if (!raw) {
     for (auto v : detail::typed_field<T>(p)) {
       if constexpr (std::is_same_v<T, bool>)
         f(v != 0);
@@ -73,7 +117,7 @@ void for_each_value(const onnx::TensorProto& p, F&& f) {
     }
     return;
   }
-  const auto& bytes = p.raw_data();
+  const auto bytes = *raw;
   if (bytes.size() % sizeof(T) != 0)
     throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
                 " bytes of data, not a whole number of " +

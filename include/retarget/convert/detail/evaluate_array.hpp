@@ -104,8 +104,8 @@ template <class T>
 array read_as(const onnx::TensorProto& p, const onnx::NodeProto& node, const ir::dims_t& dims) {
   array a(ir::dtype_of<T>, dims);
   const auto count = ir::stored_count<T>(p);
-  if (static_cast<std::int64_t>(count) != a.size() ||
-      (p.has_raw_data() && p.raw_data().size() != a.bytes.size()))
+  const auto raw = ir::raw_bytes(p);  // in the proto, or mapped
+  if (static_cast<std::int64_t>(count) != a.size() || (raw && raw->size() != a.bytes.size()))
     fail(node, "an input of " + std::string(ir::to_string(a.type)) + " " + ir::format_dims(dims) +
                    " holds " + std::to_string(count) + " values, not " + std::to_string(a.size()));
   std::int64_t i = 0;
@@ -114,9 +114,10 @@ array read_as(const onnx::TensorProto& p, const onnx::NodeProto& node, const ir:
 }
 
 // The tensor's elements, whatever field holds them. retarget::error when their count does not
-// fill the dims; unsupported{} for data in an external file and for other element types.
+// fill the dims; unsupported{} for data in an external file not mapped and for other element
+// types.
 inline array read_array(const onnx::TensorProto& p, const onnx::NodeProto& node) {
-  if (p.data_location() == onnx::TensorProto::EXTERNAL) throw unsupported{};
+  if (p.data_location() == onnx::TensorProto::EXTERNAL && !ir::raw_bytes(p)) throw unsupported{};
   const ir::dims_t dims(p.dims().begin(), p.dims().end());
   for (auto d : dims)
     if (d < 0) fail(node, "an input has a negative dim in " + values_text(dims));
