@@ -4,4 +4,6 @@
 // in core/config.hpp); translation units that link this library only declare them. Without
 // it retarget is header-only as ever.
 #include <retarget/convert/detail/engine.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/schema.hpp>

@@ -1,6 +1,7 @@
 // The graph builder: nodes, multiple outputs, custom domains and opset imports, subgraphs,
 // shape inference as the graph grows, and the errors of the runtime-name path.
 #include <gtest/gtest.h>
+#include <onnx/defs/shape_inference.h>
 
 #include <retarget/ir.hpp>
 #include <string>

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <boost/json.hpp>
+#include <boost/json/fwd.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <cstdint>
 #include <cstdlib>

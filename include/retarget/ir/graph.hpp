@@ -9,7 +9,6 @@
 #ifndef RETARGET_IR_GRAPH_HPP
 #define RETARGET_IR_GRAPH_HPP
 
-#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/emitter.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <retarget/ir/domain.hpp>
@@ -90,11 +90,8 @@ class graph_base {
     const std::string d(canonical_domain(domain));
     const auto& versions = root_->domain_versions_;
     if (const auto it = versions.find(d); it != versions.end()) return it->second;
-    if (is_standard_domain(d)) {
-      const detail::schema_registry_reader reading;
-      const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-      return ranges.at(d).second;
-    }
+    if (is_standard_domain(d))
+      if (const auto newest = detail::newest_known_version(d)) return *newest;
     throw error("retarget: custom domain '" + d +
                 "' has no declared version: declare its schemas or call set_domain_version");
   }

@@ -8,15 +8,14 @@
 #ifndef RETARGET_IR_MODEL_HPP
 #define RETARGET_IR_MODEL_HPP
 
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <concepts>
 #include <memory>
 #include <optional>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/graph.hpp>
 #include <string>
@@ -168,8 +167,7 @@ class model {
     const detail::schema_registry_reader reading;
     try {
       auto copy = checked_copy();
-      onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(),
-                                         onnx::ShapeInferenceOptions(true, 1, true));
+      detail::infer_model_shapes(copy, /*strict=*/true);
     } catch (const std::exception& e) {
       throw error(std::string("retarget: model check failed: ") + e.what());
     }
@@ -184,7 +182,7 @@ class model {
     std::optional<onnx::ModelProto> copy;
     try {
       if (shared_.empty())
-        onnx::checker::check_model(proto_);
+        detail::check_model(proto_);
       else
         copy = checked_copy();
     } catch (const std::exception& e) {
@@ -192,8 +190,7 @@ class model {
                   e.what());
     }
     try {
-      onnx::shape_inference::InferShapes(copy ? *copy : proto_, onnx::OpSchemaRegistry::Instance(),
-                                         onnx::ShapeInferenceOptions(false, 0, true));
+      detail::infer_model_shapes(copy ? *copy : proto_, /*strict=*/false);
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference failed: ") + e.what());
     }
@@ -213,7 +210,7 @@ class model {
   onnx::ModelProto checked_copy() const {
     onnx::ModelProto copy = proto_;
     if (shared_.empty()) {
-      onnx::checker::check_model(copy);
+      detail::check_model(copy);
       return copy;
     }
     auto& graph = *copy.mutable_graph();
@@ -226,7 +223,7 @@ class model {
       is_shared[static_cast<std::size_t>(s.index)] = true;
       initializers[s.index].set_raw_data(std::string(1, '\0'));
     }
-    onnx::checker::check_model(copy);
+    detail::check_model(copy);
 
     std::unordered_set<std::string> inputs;
     for (const auto& in : graph.input()) inputs.insert(in.name());

@@ -11,14 +11,13 @@
 #ifndef RETARGET_IR_MODEL_VIEW_HPP
 #define RETARGET_IR_MODEL_VIEW_HPP
 
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
@@ -212,9 +211,8 @@ class model_view {
     }
     try {
       const detail::schema_registry_reader reading;
-      if (check_first) onnx::checker::check_model(skeleton);
-      onnx::shape_inference::InferShapes(skeleton, onnx::OpSchemaRegistry::Instance(),
-                                         onnx::ShapeInferenceOptions(false, 0, true));
+      if (check_first) detail::check_model(skeleton);
+      detail::infer_model_shapes(skeleton, /*strict=*/false);
     } catch (const std::exception&) {
       return;  // the declared types only: a layer reads what it can without the rest
     }

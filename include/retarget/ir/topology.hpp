@@ -13,6 +13,7 @@
 #include <queue>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/emitter.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
@@ -133,11 +134,9 @@ inline void check_structure(const model& m) {
     if (!version)
       throw error("retarget: " + node_place(node, i) + ": the model imports no opset of domain '" +
                   (domain.empty() ? std::string("ai.onnx") : domain) + "'");
-    const detail::schema_registry_reader reading;
-    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    if (const auto range = known.find(domain);
-        range == known.end() || *version > range->second.second)
+    if (const auto newest = detail::newest_known_version(domain); !newest || *version > *newest)
       continue;
+    const detail::schema_registry_reader reading;
     onnx::NodeProto spelled = node;  // the schema table writes the default domain as ""
     spelled.set_domain(domain);
     try {

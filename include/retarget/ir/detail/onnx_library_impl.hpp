@@ -1,0 +1,37 @@
+// The definitions of onnx_library.hpp (see linkage.hpp for where they are compiled).
+#ifndef RETARGET_IR_DETAIL_ONNX_LIBRARY_IMPL_HPP
+#define RETARGET_IR_DETAIL_ONNX_LIBRARY_IMPL_HPP
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <optional>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
+#include <string>
+#include <string_view>
+
+namespace retarget::ir::detail {
+
+RETARGET_IR_DECL void check_model(const onnx::ModelProto& m) { onnx::checker::check_model(m); }
+
+RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
+  onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(),
+                                     strict ? onnx::ShapeInferenceOptions(true, 1, true)
+                                            : onnx::ShapeInferenceOptions(false, 0, true));
+}
+
+RETARGET_IR_DECL std::optional<int> newest_known_version(std::string_view domain) {
+  const schema_registry_reader reading;
+  const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  const auto it = known.find(std::string(domain));
+  if (it == known.end()) return std::nullopt;
+  return it->second.second;
+}
+
+}  // namespace retarget::ir::detail
+
+#endif  // RETARGET_IR_DETAIL_ONNX_LIBRARY_IMPL_HPP
