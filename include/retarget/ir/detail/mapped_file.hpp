@@ -18,12 +18,13 @@
 // <sys/mman.h> defines MAP_TYPE, which ONNX's parser.h names as an enumerator; unused here.
 #undef MAP_TYPE
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -59,8 +60,8 @@ class mapped_file {
     return it == r.live.end() ? nullptr : it->second.lock();
   }
 
-  // The key its tensors name it by: random, so that a key read from a file (a proto written
-  // without save()) names no mapping of this process.
+  // The key its tensors name it by: the process, the time and a count, so that a key read from
+  // a file (a proto written without save()) names no mapping of this process.
   const std::string& key() const noexcept { return key_; }
 
   mapped_file(const mapped_file&) = delete;
@@ -106,10 +107,11 @@ class mapped_file {
     return r;
   }
   static std::string new_key() {
-    static std::mutex mutex;
-    static std::mt19937_64 random{std::random_device{}()};
-    const std::lock_guard lock(mutex);
-    return std::to_string(random()) + "-" + std::to_string(random());
+    static std::atomic<std::uint64_t> count{0};
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return std::to_string(::getpid()) + "-" +
+           std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) + "-" +
+           std::to_string(count++);
   }
 
   void* at_;
