@@ -45,11 +45,14 @@ foreach(i RANGE 0 ${last} 2)
     set(colour -fdiagnostics-color=never)
   endif()
 
-  # The twin: the same file without the mistake compiles cleanly.
-  execute_process(COMMAND ${compiler} ${FLAGS} ${colour} ${include_flags} -fsyntax-only ${SOURCE}
-    RESULT_VARIABLE twin_status ERROR_VARIABLE twin_output OUTPUT_VARIABLE twin_output)
-  if(NOT twin_status EQUAL 0)
-    message(FATAL_ERROR "the compiling twin of ${SOURCE} does not compile with ${compiler}:\n${twin_output}")
+  # The twin: the same file without the mistake compiles cleanly. One compiler (the first) is
+  # enough to show it; with the other, the case must still fail with the one expected error.
+  if(i EQUAL 0)
+    execute_process(COMMAND ${compiler} ${FLAGS} ${colour} ${include_flags} -fsyntax-only ${SOURCE}
+      RESULT_VARIABLE twin_status ERROR_VARIABLE twin_output OUTPUT_VARIABLE twin_output)
+    if(NOT twin_status EQUAL 0)
+      message(FATAL_ERROR "the compiling twin of ${SOURCE} does not compile with ${compiler}:\n${twin_output}")
+    endif()
   endif()
 
   execute_process(COMMAND ${compiler} ${FLAGS} ${colour} ${include_flags} -fsyntax-only
