@@ -87,28 +87,12 @@ void print_bisection(const rb::bisection& b, std::ostream& out) {
   print_values(out, "outputs", d.outputs);
 }
 
-}  // namespace
-
-int compare(const compare_options& o, arguments& args, std::ostream& out) {
-  const auto engines = split(o.backends, ',');
-  const auto& against = o.against.value;
-  const auto& input_files = o.input.value;
-  const std::uint64_t seed = o.seed;
-  const rb::tolerance tol{o.atol, o.rtol};
-  const fs::path model_path = one_model<compare_options>(args);
-  for (const auto& e : engines)
-    if (e.empty()) throw usage_error("retarget: --backends lists an empty name");
-  if (engines.size() < 2 && !against)
-    throw usage_error(
-        "retarget: compare needs two engines (--backends onnxruntime,opencv_dnn) or a reference "
-        "model (--against OTHER.onnx)");
-  for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
-
-  // The inputs: from files where given, generated from the seed for the rest.
-  const auto model = open_model(model_path, false);  // the engine reads the weights
-  const auto reference_model = against ? std::optional(open_model(*against, false)) : std::nullopt;
+// The inputs every engine is given: from --input files where given, with --shape's dims and
+// generated from the seed for the rest. A reference model must take exactly these.
+rb::tensor_map compare_inputs(const compare_options& o, const ir::model& model,
+                              const fs::path& model_path, const ir::model* reference_model) {
   const auto wanted = ir::inputs_of(model);
-  const auto given = read_inputs(model, model_path, input_files, "compare");
+  const auto given = read_inputs(model, model_path, o.input.value, "compare");
   std::map<std::string, ir::dims_t> shapes;
   for (const auto& item : o.shape.value) {
     const auto [name, text] = name_and_value(item, "--shape", "1x3x224x224");
@@ -119,22 +103,43 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
   }
   const auto feeds = [&] {
     try {
-      return ir::sample_inputs(model, shapes, seed, given);
+      return ir::sample_inputs(model, shapes, std::uint64_t(o.seed), given);
     } catch (const retarget::error& e) {  // a dynamic dim without --shape, a shape that misfits
       throw usage_error(prefixed("compare: " + model_path.string(), e));
     }
   }();
-  // The reference model must take what the model takes.
   if (reference_model)
     for (const auto& in : ir::inputs_of(*reference_model)) {
       const auto feed = feeds.find(in.name);
       if (feed == feeds.end())
-        throw retarget::error("retarget: compare: " + *against + " takes an input '" + in.name +
-                              "' that " + model_path.string() + " does not");
+        throw retarget::error("retarget: compare: " + *o.against.value + " takes an input '" +
+                              in.name + "' that " + model_path.string() + " does not");
       if (const auto why = ir::mismatch(in, feed->second); !why.empty())
         throw retarget::error("retarget: compare: the inputs of " + model_path.string() +
-                              " do not fit " + *against + ": " + why);
+                              " do not fit " + *o.against.value + ": " + why);
     }
+  return feeds;
+}
+
+}  // namespace
+
+int compare(const compare_options& o, arguments& args, std::ostream& out) {
+  const auto engines = split(o.backends, ',');
+  const auto& against = o.against.value;
+  const rb::tolerance tol{o.atol, o.rtol};
+  const fs::path model_path = one_model<compare_options>(args);
+  for (const auto& e : engines)
+    if (e.empty()) throw usage_error("retarget: --backends lists an empty name");
+  if (engines.size() < 2 && !against)
+    throw usage_error(
+        "retarget: compare needs two engines (--backends onnxruntime,opencv_dnn) or a reference "
+        "model (--against OTHER.onnx)");
+  for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
+
+  const auto model = open_model(model_path, false);  // the engine reads the weights
+  const auto reference_model = against ? std::optional(open_model(*against, false)) : std::nullopt;
+  const auto feeds =
+      compare_inputs(o, model, model_path, reference_model ? &*reference_model : nullptr);
   std::string described;
   for (const auto& [name, t] : feeds)
     described += (described.empty() ? "" : ", ") + name + " " + std::string(to_string(t.type())) +
@@ -146,8 +151,9 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
     candidates.push_back({engines[i], model_path});
 
   out << "reference: " << reference.label() << "\ninputs: " << described
-      << (input_files.size() == wanted.size() ? ""
-                                              : " (generated: seed " + std::to_string(seed) + ")")
+      << (o.input.value.size() == ir::inputs_of(model).size()
+              ? ""
+              : " (generated: seed " + std::to_string(std::uint64_t(o.seed)) + ")")
       << "\n";
   const auto result = [&] {
     try {

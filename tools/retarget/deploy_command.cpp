@@ -110,184 +110,200 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
   return results;
 }
 
-void deploy_for(const retarget::config::deploy_config& cfg, const fs::path& config_path,
-                std::string_view model_name, const fs::path& work_dir, double tolerance,
-                bool skip_unavailable, const std::vector<std::string>& compare_with,
-                clock_type::time_point start, deploy_row& row, fs::path& staged, std::ostream& out);
+// One config deployed: the stages, each a member, sharing what the config and the command say.
+struct deploy_job {
+  const retarget::config::deploy_config& cfg;
+  const fs::path& config_path;
+  const fs::path& work_dir;
+  double tolerance;
+  const std::vector<std::string>& compare_with;
+  clock_type::time_point start;
+  std::ostream& out;
+  deploy_row row;
+  fs::path staged;  // where the files are made before they move to the work dir
+
+  void run(bool skip_unavailable, std::string_view model_name) {
+    managers::visit(cfg.backend, [&](auto manager) {
+      using M = decltype(manager);
+      // Without the backend, --skip-unavailable still exports: the model in its dialect.
+      if (!M::is_available() && !skip_unavailable)
+        throw retarget::error("retarget: deploy: backend " + cfg.backend +
+                              " is not available here (see retarget backends)");
+      auto param = cfg.backend_param<M>();  // a bad backend_config fails before the export
+      visit_zoo(model_name, [&](auto entry) { deploy<M, decltype(entry)>(param); });
+    });
+  }
+
+ private:
+  template <class M, class E>
+  void deploy(typename M::param& param) {
+    check_codebase<E>();
+    constexpr std::size_t count = E::input_count;
+    retarget::input_spec specs[count];
+    const auto feeds = test_feeds<E>(specs);
+    const auto staging = staging_folder();
+    staged = staging.path();
+
+    auto t0 = clock_type::now();
+    const typename E::model model;
+    auto exported = retarget::export_onnx<typename M::backend>(
+        model, specs, cfg, retarget::config::export_options_for(cfg));
+    exported.model.check();
+    const auto onnx_file = staging.path() / *cfg.onnx.save_file;
+    retarget::ir::save(exported.model, onnx_file);
+    const auto report = retarget::to_string(exported.report);
+    const auto nodes = exported.model.graph().node_size();
+    stage(out, 2, "export",
+          onnx_file.filename().string() + ": " + std::to_string(nodes) +
+              " nodes, rewrites: " + (report.empty() ? "none" : report),
+          since(t0));
+
+    boost::json::object summary;
+    summary["config"] = config_path.string();
+    summary["model"] = E::name;
+    summary["backend"] = cfg.backend;
+    summary["backend_version"] = M::version();
+    summary["onnx"] = boost::json::object{{"file", onnx_file.filename().string()},
+                                          {"opset", *cfg.onnx.opset_version},
+                                          {"nodes", nodes},
+                                          {"rewrites", report}};
+    if (M::is_available()) {
+      on_backend<M, E>(param, onnx_file, E::reference(exported.report), feeds, summary);
+      row.result = "pass";
+    } else {
+      out << "  [3/5] convert skipped: " << cfg.backend << " is not available here\n";
+      summary["backend_files"] = boost::json::array();
+      row.result = "exported only: " + cfg.backend + " not available";
+    }
+    summary["seconds"] = since(start);
+    write_file(staging.path() / "summary.json", boost::json::serialize(summary) + "\n");
+    row.files = move_into(staging.path(), work_dir);
+    std::string listed;
+    for (const auto& f : row.files) listed += (listed.empty() ? "" : ", ") + f;
+    out << "  wrote " << work_dir.string() << ": " << listed << "\n";
+  }
+
+  // The zoo's models are the tutorial codebase's; the config's task must be the model's.
+  template <class E>
+  void check_codebase() const {
+    if (*cfg.codebase.type != "tutorial")
+      cfg.document.fail("codebase_config.type",
+                        "is '" + *cfg.codebase.type + "', but the zoo's models are 'tutorial'");
+    if (*cfg.codebase.task != E::task)
+      cfg.document.fail("codebase_config.task", "is '" + *cfg.codebase.task + "', but " +
+                                                    std::string(E::name) + " is a " +
+                                                    std::string(E::task) + " model");
+  }
+
+  // E's test inputs, renamed as the config names the model's inputs (specs, for the export);
+  // an input_shape that is not theirs fails, since the reference is for their size.
+  template <class E>
+  retarget::backend::tensor_map test_feeds(std::span<retarget::input_spec> specs) const {
+    retarget::backend::tensor_map feeds;
+    std::size_t i = 0;
+    for (const auto& [name, file] : E::test_inputs()) {
+      auto t = retarget::ir::read_tensor_file(file);
+      const auto dims = t.dims();
+      specs[i] = retarget::config::input_spec_for(cfg, i, specs.size(), t.type(), dims);
+      if (const auto& wh = *cfg.onnx.input_shape;
+          wh && dims.size() >= 2 && ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
+        cfg.document.fail("onnx_config.input_shape",
+                          "is " + retarget::ir::format_dims(*wh) + ", but " + std::string(E::name) +
+                              "'s test input '" + name + "' is " + retarget::ir::format_dims(dims) +
+                              ": its reference is for that size");
+      feeds.emplace(specs[i].name, std::move(t));
+      ++i;
+    }
+    return feeds;
+  }
+
+  // A scratch folder beside the work dir, where every file is made first.
+  retarget::backend::scratch_folder staging_folder() const {
+    const fs::path parent = work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
+    std::error_code ec;
+    if (fs::exists(work_dir, ec) && !fs::is_directory(work_dir, ec))
+      throw retarget::error("retarget: cannot write " + work_dir.string() +
+                            ": a file is in the way of the work dir");
+    retarget::backend::make_folder(parent);
+    return retarget::backend::scratch_folder(parent, "retarget-deploy");
+  }
+
+  // Stages 3 to 5 on the backend: convert, run on the test inputs, verify against PyTorch's
+  // output; then the other engines, if asked for. A failure throws: nothing is moved in.
+  template <class M, class E>
+  void on_backend(typename M::param& param, const fs::path& onnx_file,
+                  const fs::path& reference_file, const retarget::backend::tensor_map& feeds,
+                  boost::json::object& summary) {
+    auto t0 = clock_type::now();
+    param.work_dir = staged.string();
+    const auto backend_files = M::to_backend(onnx_file, param);
+    std::string file_names;
+    for (const auto& f : backend_files)
+      file_names += (file_names.empty() ? "" : ", ") + f.filename().string();
+    stage(out, 3, "convert", cfg.backend + ": " + file_names, since(t0));
+
+    t0 = clock_type::now();
+    auto wrapper = M::build_wrapper(backend_files, param);
+    const auto outputs = wrapper.run(feeds);
+    const auto& output_name = cfg.onnx.output_names->front();
+    const auto found = outputs.find(output_name);
+    if (found == outputs.end())
+      throw retarget::error("retarget: deploy: the backend gave no output '" + output_name + "'");
+    stage(out, 4, "run",
+          output_name + ": " + std::string(to_string(found->second.type())) + " " +
+              retarget::ir::format_dims(found->second.dims()),
+          since(t0));
+
+    t0 = clock_type::now();
+    const double error = retarget::ir::max_abs_difference(
+        found->second, retarget::ir::read_tensor_file(reference_file));
+    row.max_abs_error = error;
+    const bool pass = error <= tolerance;
+    stage(out, 5, "verify",
+          "max abs error " + scientific(error) + " against PyTorch's " +
+              reference_file.filename().string() + ", tolerance " + scientific(tolerance) +
+              (pass ? ": pass" : ": FAIL"),
+          since(t0));
+    if (!pass)
+      throw retarget::error("retarget: deploy: " + std::string(E::name) + " on " + cfg.backend +
+                            ": max abs error " + scientific(error) + " exceeds the tolerance " +
+                            scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
+
+    summary["compare"] = compare_engines(onnx_file, cfg.backend, compare_with, feeds, tolerance,
+                                         E::name, work_dir, out);
+    boost::json::array files;
+    for (const auto& f : backend_files) files.emplace_back(f.filename().string());
+    summary["backend_files"] = std::move(files);
+    summary["reference"] = reference_file.filename().string();
+    summary["max_abs_error"] = error;
+    summary["tolerance"] = tolerance;
+  }
+};
 
 deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
                       const fs::path& work_dir, double tolerance, bool skip_unavailable,
                       const std::vector<std::string>& compare_with, std::ostream& out) {
   const auto start = clock_type::now();
-  deploy_row row;
-  row.config = config_path.stem().string();
   out << config_path.string() << "\n";
-
   const auto cfg = retarget::config::load_deploy_config(config_path);
-  row.backend = cfg.backend;
   stage(out, 1, "config",
         "backend " + cfg.backend + ", opset " + std::to_string(*cfg.onnx.opset_version) + ", " +
             std::to_string(cfg.document.files().size()) + " files with its bases",
         since(start));
 
-  fs::path staged;  // where the files are made before they move to the work dir
+  deploy_job job{cfg, config_path, work_dir, tolerance, compare_with, start, out, {}, {}};
+  job.row.config = config_path.stem().string();
+  job.row.backend = cfg.backend;
   try {
-    deploy_for(cfg, config_path, model_name, work_dir, tolerance, skip_unavailable, compare_with,
-               start, row, staged, out);
+    job.run(skip_unavailable, model_name);
   } catch (const usage_error&) {
     throw;
   } catch (const retarget::error& e) {  // an error names the work dir, not the staging folder
-    if (staged.empty()) throw;
-    throw retarget::error(retarget::backend::with_model_named(e.what(), {staged}, work_dir));
+    if (job.staged.empty()) throw;
+    throw retarget::error(retarget::backend::with_model_named(e.what(), {job.staged}, work_dir));
   }
-  row.seconds = since(start);
-  return row;
-}
-
-void deploy_for(const retarget::config::deploy_config& cfg, const fs::path& config_path,
-                std::string_view model_name, const fs::path& work_dir, double tolerance,
-                bool skip_unavailable, const std::vector<std::string>& compare_with,
-                clock_type::time_point start, deploy_row& row, fs::path& staged,
-                std::ostream& out) {
-  managers::visit(cfg.backend, [&](auto manager) {
-    using M = decltype(manager);
-    using B = typename M::backend;
-    auto param = cfg.backend_param<M>();
-    // Without the backend, --skip-unavailable still exports: the model in its dialect.
-    const bool available = M::is_available();
-    if (!available && !skip_unavailable)
-      throw retarget::error("retarget: deploy: backend " + cfg.backend +
-                            " is not available here (see retarget backends)");
-    visit_zoo(model_name, [&](auto entry) {
-      using E = decltype(entry);
-      if (*cfg.codebase.type != "tutorial")
-        cfg.document.fail("codebase_config.type",
-                          "is '" + *cfg.codebase.type + "', but the zoo's models are 'tutorial'");
-      if (*cfg.codebase.task != E::task)
-        cfg.document.fail("codebase_config.task", "is '" + *cfg.codebase.task + "', but " +
-                                                      std::string(E::name) + " is a " +
-                                                      std::string(E::task) + " model");
-
-      // The test inputs, renamed as the config names the model's inputs.
-      const auto test_inputs = E::test_inputs();
-      constexpr std::size_t count = E::input_count;
-      retarget::input_spec specs[count];
-      retarget::backend::tensor_map feeds;
-      std::size_t i = 0;
-      for (const auto& [name, file] : test_inputs) {
-        auto t = retarget::ir::read_tensor_file(file);
-        const auto dims = t.dims();
-        specs[i] = retarget::config::input_spec_for(cfg, i, count, t.type(), dims);
-        if (const auto& wh = *cfg.onnx.input_shape;
-            wh && dims.size() >= 2 &&
-            ((*wh)[0] != dims.back() || (*wh)[1] != dims[dims.size() - 2]))
-          cfg.document.fail("onnx_config.input_shape", "is " + retarget::ir::format_dims(*wh) +
-                                                           ", but " + std::string(E::name) +
-                                                           "'s test input '" + name + "' is " +
-                                                           retarget::ir::format_dims(dims) +
-                                                           ": its reference is for that size");
-        feeds.emplace(specs[i].name, std::move(t));
-        ++i;
-      }
-
-      const fs::path parent =
-          work_dir.parent_path().empty() ? fs::path(".") : work_dir.parent_path();
-      std::error_code ec;
-      if (fs::exists(work_dir, ec) && !fs::is_directory(work_dir, ec))
-        throw retarget::error("retarget: cannot write " + work_dir.string() +
-                              ": a file is in the way of the work dir");
-      retarget::backend::make_folder(parent);
-      retarget::backend::scratch_folder staging(parent, "retarget-deploy");
-      staged = staging.path();
-
-      auto t0 = clock_type::now();
-      const typename E::model model;
-      auto exported =
-          retarget::export_onnx<B>(model, specs, cfg, retarget::config::export_options_for(cfg));
-      exported.model.check();
-      const auto onnx_file = staging.path() / *cfg.onnx.save_file;
-      retarget::ir::save(exported.model, onnx_file);
-      const auto report = retarget::to_string(exported.report);
-      stage(out, 2, "export",
-            onnx_file.filename().string() + ": " +
-                std::to_string(exported.model.graph().node_size()) +
-                " nodes, rewrites: " + (report.empty() ? "none" : report),
-            since(t0));
-
-      boost::json::object summary;
-      summary["config"] = config_path.string();
-      summary["model"] = E::name;
-      summary["backend"] = cfg.backend;
-      summary["backend_version"] = M::version();
-      summary["onnx"] = boost::json::object{{"file", onnx_file.filename().string()},
-                                            {"opset", *cfg.onnx.opset_version},
-                                            {"nodes", exported.model.graph().node_size()},
-                                            {"rewrites", report}};
-      const auto finish = [&] {
-        summary["seconds"] = since(start);
-        write_file(staging.path() / "summary.json", boost::json::serialize(summary) + "\n");
-        row.files = move_into(staging.path(), work_dir);
-        std::string listed;
-        for (const auto& f : row.files) listed += (listed.empty() ? "" : ", ") + f;
-        out << "  wrote " << work_dir.string() << ": " << listed << "\n";
-      };
-      if (!available) {
-        out << "  [3/5] convert skipped: " << cfg.backend << " is not available here\n";
-        summary["backend_files"] = boost::json::array();
-        row.result = "exported only: " + cfg.backend + " not available";
-        finish();
-        return;
-      }
-
-      t0 = clock_type::now();
-      param.work_dir = staging.path().string();
-      const auto backend_files = M::to_backend(onnx_file, param);
-      std::string file_names;
-      for (const auto& f : backend_files)
-        file_names += (file_names.empty() ? "" : ", ") + f.filename().string();
-      stage(out, 3, "convert", cfg.backend + ": " + file_names, since(t0));
-
-      t0 = clock_type::now();
-      auto wrapper = M::build_wrapper(backend_files, param);
-      const auto outputs = wrapper.run(feeds);
-      const auto& output_name = cfg.onnx.output_names->front();
-      const auto found = outputs.find(output_name);
-      if (found == outputs.end())
-        throw retarget::error("retarget: deploy: the backend gave no output '" + output_name + "'");
-      stage(out, 4, "run",
-            output_name + ": " + std::string(to_string(found->second.type())) + " " +
-                retarget::ir::format_dims(found->second.dims()),
-            since(t0));
-
-      t0 = clock_type::now();
-      const auto reference_file = E::reference(exported.report);
-      const double error = retarget::ir::max_abs_difference(
-          found->second, retarget::ir::read_tensor_file(reference_file));
-      row.max_abs_error = error;
-      const bool pass = error <= tolerance;
-      stage(out, 5, "verify",
-            "max abs error " + scientific(error) + " against PyTorch's " +
-                reference_file.filename().string() + ", tolerance " + scientific(tolerance) +
-                (pass ? ": pass" : ": FAIL"),
-            since(t0));
-      if (!pass)
-        throw retarget::error("retarget: deploy: " + std::string(E::name) + " on " + cfg.backend +
-                              ": max abs error " + scientific(error) + " exceeds the tolerance " +
-                              scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
-
-      summary["compare"] = compare_engines(onnx_file, cfg.backend, compare_with, feeds, tolerance,
-                                           E::name, work_dir, out);
-
-      boost::json::array files;
-      for (const auto& f : backend_files) files.emplace_back(f.filename().string());
-      summary["backend_files"] = std::move(files);
-      summary["reference"] = reference_file.filename().string();
-      summary["max_abs_error"] = error;
-      summary["tolerance"] = tolerance;
-      row.result = "pass";
-      finish();
-    });
-  });
+  job.row.seconds = since(start);
+  return job.row;
 }
 
 void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
