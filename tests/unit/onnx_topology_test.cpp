@@ -68,3 +68,28 @@ TEST(Topology, DanglingReadsAndCyclesNameTheNode) {
 }
 
 }  // namespace
+
+// x -> Relu -> y (the output); x -> Neg -> a -> Abs -> b, which nothing reads; a node without
+// outputs; a node reading y.
+TEST(Topology, RemoveDeadNodesKeepsWhatTheOutputsNeed) {
+  onnx::GraphProto g;
+  g.add_input()->set_name("x");
+  g.add_output()->set_name("y");
+  const auto add = [&](const std::string& op, std::vector<std::string> in,
+                       std::vector<std::string> out) {
+    auto* n = g.add_node();
+    n->set_op_type(op);
+    for (const auto& i : in) n->add_input(i);
+    for (const auto& o : out) n->add_output(o);
+  };
+  add("Neg", {"x"}, {"a"});
+  add("Relu", {"x"}, {"y"});
+  add("Abs", {"a"}, {"b"});
+  add("Print", {"x"}, {});
+  add("Sqrt", {"y"}, {"c"});
+  EXPECT_EQ(rx::remove_dead_nodes(g), 3u);  // Abs, then Neg through it, and Sqrt
+  std::vector<std::string> ops;
+  for (const auto& n : g.node()) ops.push_back(n.op_type());
+  EXPECT_EQ(ops, (std::vector<std::string>{"Relu", "Print"}));
+  EXPECT_EQ(rx::remove_dead_nodes(g), 0u);
+}

@@ -1,7 +1,8 @@
 // The shape of a graph as another tool wrote it: which names each node reads (its subgraphs'
 // reads from outer scopes included), an order in which each node comes after what it reads,
-// and check_structure(), which refuses what no engine can run (a cycle, a read of a name
-// nothing gives, an op the model's opset does not have) with the node named.
+// the nodes nothing reads (remove_dead_nodes), and check_structure(), which refuses what no engine
+// can run (a cycle, a read of a name nothing gives, an op the model's opset does not have) with the
+// node named.
 //
 //   retarget::ir::check_structure(model);  // "retarget: node 0 'add' (Add) reads 'nowhere', ..."
 #ifndef RETARGET_IR_TOPOLOGY_HPP
@@ -117,6 +118,32 @@ inline std::vector<int> topological_order(const onnx::GraphProto& g,
                 stuck);
   }
   return order;
+}
+
+// Removes the nodes of g, which are in topological order, whose outputs nothing reads (the
+// graph's outputs are read); a node without outputs stays. Returns how many went.
+inline std::size_t remove_dead_nodes(onnx::GraphProto& g) {
+  std::unordered_set<std::string> live;
+  for (const auto& o : g.output()) live.insert(o.name());
+  std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
+  for (int i = g.node_size() - 1; i >= 0; --i) {
+    const auto& n = g.node(i);
+    bool used = n.output_size() == 0;
+    for (const auto& o : n.output()) used = used || live.count(o);
+    if (!used) continue;
+    keep[static_cast<std::size_t>(i)] = true;
+    for (const auto& r : reads_of(n)) live.insert(r);
+  }
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+  std::size_t dead = 0;
+  for (int i = 0; i < g.node_size(); ++i) {
+    if (keep[static_cast<std::size_t>(i)])
+      kept.Add()->Swap(g.mutable_node(i));
+    else
+      ++dead;
+  }
+  g.mutable_node()->Swap(&kept);
+  return dead;
 }
 
 // Throws retarget::error naming the node when the main graph has a cycle or a node reads a name

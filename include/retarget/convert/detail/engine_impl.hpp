@@ -314,27 +314,12 @@ class rebuilder {
 // initializers nothing reads; returns how many of each went. Shared weights stay shared.
 inline std::pair<std::size_t, std::size_t> remove_dead(ir::model& m) {
   auto& g = *m.proto_without_shared_bytes().mutable_graph();
+  const auto dead = ir::remove_dead_nodes(g);
   std::unordered_set<std::string> live;
   for (const auto& o : g.output()) live.insert(o.name());
-  std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
-  for (int i = g.node_size() - 1; i >= 0; --i) {
-    const auto& n = g.node(i);
-    bool used = n.output_size() == 0;
-    for (const auto& o : n.output()) used = used || live.count(o);
-    if (!used) continue;
-    keep[static_cast<std::size_t>(i)] = true;
-    for (const auto& r : reads_of(n)) live.insert(r);
-  }
-  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
-  std::size_t dead = 0;
-  for (int i = 0; i < g.node_size(); ++i) {
-    if (keep[static_cast<std::size_t>(i)])
-      nodes.Add()->Swap(g.mutable_node(i));
-    else
-      ++dead;
-  }
-  g.mutable_node()->Swap(&nodes);
   for (const auto& i : g.input()) live.insert(i.name());
+  for (const auto& n : g.node())
+    for (const auto& r : reads_of(n)) live.insert(r);
   const auto unused =
       m.keep_initializers([&](const std::string& name) { return live.count(name) > 0; });
   return {dead, unused};

@@ -33,28 +33,6 @@ inline std::string place(const onnx::NodeProto& n, int index, int from, int to) 
   return ir::node_place(n, index) + ", opset " + std::to_string(from) + " -> " + std::to_string(to);
 }
 
-// Removes nodes whose outputs nothing reads and that are no graph output.
-inline void remove_dead_nodes(onnx::GraphProto& g) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    std::unordered_set<std::string> read;
-    for (const auto& o : g.output()) read.insert(o.name());
-    for (const auto& n : g.node())
-      for (const auto& r : ir::reads_of(n)) read.insert(r);
-    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
-    for (auto& n : *g.mutable_node()) {
-      const bool live = std::any_of(n.output().begin(), n.output().end(),
-                                    [&](const std::string& o) { return read.count(o) > 0; });
-      if (live)
-        kept.Add()->Swap(&n);
-      else
-        changed = true;
-    }
-    g.mutable_node()->Swap(&kept);
-  }
-}
-
-// How each node of the main graph takes the step; the first node that cannot is an error.
 template <class Extra>
 std::vector<step_by> step_of_each_node(const onnx::GraphProto& g, const model_facts& facts,
                                        int from, int to) {
@@ -230,7 +208,7 @@ inline void put_back(onnx::GraphProto& cg, const onnx::GraphProto& original,
   for (const int i : order) *sorted.Add() = cg.node(i);
   cg.mutable_node()->Swap(&sorted);
   cg.clear_value_info();
-  remove_dead_nodes(cg);
+  ir::remove_dead_nodes(cg);
 }
 
 // One step of the whole model.
