@@ -6,6 +6,8 @@
 // declared schema, so the model is still checked and shape-inferred; it is emitted for
 // tensorrt through a symbolic rewrite; and, since TensorRT is not installed here, it gets a
 // C++ kernel on OpenCV DNN, where the whole bicubic SRCNN then runs and matches PyTorch.
+#include <onnx/defs/shape_inference.h>  // the shape function reads ONNX's InferenceContext
+
 #include <array>
 #include <cmath>
 #include <cstdio>
