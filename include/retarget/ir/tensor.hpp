@@ -112,10 +112,9 @@ class tensor {
     if (owner_) owner_->release(mapped_);
   }
   // The raw bytes, held here or mapped; empty when the values are in typed fields.
-  std::span<const std::byte> raw_bytes() const noexcept {
-    if (is_mapped()) return mapped_;
-    if (proto_.data_location() == onnx::TensorProto::EXTERNAL) return {};
-    return std::as_bytes(std::span(proto_.raw_data().data(), proto_.raw_data().size()));
+  std::span<const std::byte> raw_bytes() const {
+    if (is_mapped()) return mapped_;  // without the registry's lookup
+    return ir::raw_bytes(proto_).value_or(std::span<const std::byte>{});
   }
   // The proto without its bytes: element type, dims, name, doc string, segment and data
   // location, each as set, so that the bytes put back as raw data make the proto it was (a
