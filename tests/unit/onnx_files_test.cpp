@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error_of.hpp"
 #include "support/scratch_folder.hpp"
 
 namespace {
@@ -23,14 +24,7 @@ std::string read_all(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const retarget::error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using support::error_of;
 
 using OnnxFiles = support::scratch_folder_test;
 
