@@ -23,5 +23,6 @@
 #include <retarget/ir/tensor_values.hpp>
 #include <retarget/ir/topology.hpp>
 #include <retarget/ir/value.hpp>
+#include <retarget/ir/version_converter.hpp>
 
 #endif  // RETARGET_IR_HPP

@@ -67,7 +67,7 @@ TEST(OpsetSchemaSteps, EveryStepThatChangesMoreThanTypesIsAdaptedDeclaredOrRefus
   for (const auto& s : steps) {
     const auto where = s.op + " " + std::to_string(s.from) + " -> " + std::to_string(s.to);
     const bool retarget = rd::find_adapter<declared_only>(s.op, s.from, s.to) != nullptr;
-    const bool onnx = rd::onnx_converter::instance().has(s.op, s.from, s.to);
+    const bool onnx = retarget::ir::onnx_converter_has(s.op, s.from, s.to);
     const bool same = rc::find_same_meaning(s.op, s.from, s.to) != nullptr;
     if ((retarget || onnx) && same) both.push_back(where);
     if (retarget) {

@@ -19,7 +19,6 @@
 #include <boost/mp11/list.hpp>
 #include <cstddef>
 #include <retarget/convert/detail/opset_model_facts.hpp>
-#include <retarget/convert/detail/opset_onnx.hpp>
 #include <retarget/convert/detail/opset_registry.hpp>
 #include <retarget/convert/detail/opset_schema.hpp>
 #include <retarget/convert/node.hpp>
@@ -29,6 +28,7 @@
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/version_converter.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -199,7 +199,7 @@ step_by how_to_step(const onnx::NodeProto& n, int from, int to, const input_fact
     }
     return step_by::retarget;
   }
-  if (onnx_converter::instance().has(n.op_type(), from, to)) return step_by::onnx;
+  if (ir::onnx_converter_has(n.op_type(), from, to)) return step_by::onnx;
   std::string attribute_why;
   if (same_node_fits(n, from, to, &attribute_why)) return step_by::same_node;
   if (why && !attribute_why.empty()) {

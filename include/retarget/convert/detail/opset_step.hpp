@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <retarget/convert/detail/opset_model_facts.hpp>
-#include <retarget/convert/detail/opset_onnx.hpp>
 #include <retarget/convert/detail/opset_registry.hpp>
 #include <retarget/convert/detail/opset_schema.hpp>
 #include <retarget/convert/node.hpp>
@@ -20,6 +19,7 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/topology.hpp>
+#include <retarget/ir/version_converter.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -219,12 +219,12 @@ onnx::ModelProto one_step(const onnx::ModelProto& m, int from, int to) {
   const auto how = step_of_each_node<Extra>(g, facts, from, to);
   const auto cut = cut_nodes(how);
   if (cut.empty()) {
-    auto out = onnx_step(m, from, to);
-    set_default_opset(out, to);
+    auto out = ir::onnx_version_step(m, from, to);
+    ir::set_default_opset(out, to);
     return out;
   }
   const auto rest = without_cut_nodes(m, facts, cut, from, to);
-  auto converted = onnx_step(rest.rest, from, to);
+  auto converted = ir::onnx_version_step(rest.rest, from, to);
   ir::graph scratch(to);
   prepare_scratch(scratch, m, converted);
   std::vector<onnx::NodeProto> kept_as_they_are;
@@ -237,7 +237,7 @@ onnx::ModelProto one_step(const onnx::ModelProto& m, int from, int to) {
   }
   put_back(*converted.mutable_graph(), g, scratch, std::move(kept_as_they_are),
            rest.temporary_inputs);
-  set_default_opset(converted, to);
+  ir::set_default_opset(converted, to);
   return converted;
 }
 

@@ -1,7 +1,7 @@
-// The shim over ONNX's version converter: whether it has an adapter for a step, one step of a
-// model through it, and the default domain's opset import set.
-#ifndef RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP
-#define RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP
+// The definitions of ir/version_converter.hpp: inline header-only, compiled once into
+// retarget::compiled otherwise.
+#ifndef RETARGET_IR_DETAIL_VERSION_CONVERTER_IMPL_HPP
+#define RETARGET_IR_DETAIL_VERSION_CONVERTER_IMPL_HPP
 
 #include <onnx/onnx_pb.h>
 #include <onnx/version_converter/convert.h>
@@ -10,9 +10,12 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/schema.hpp>
+#include <retarget/ir/version_converter.hpp>
 #include <string>
 
-namespace retarget::convert::detail {
+namespace retarget::ir {
+
+namespace detail {
 
 // ONNX's converter, asked whether it has an adapter (its table is protected).
 class onnx_converter : public onnx::version_conversion::DefaultVersionConverter {
@@ -23,7 +26,6 @@ class onnx_converter : public onnx::version_conversion::DefaultVersionConverter 
     const auto by_from = by_op->second.find(onnx::OpSetID(from).toString());
     if (by_from == by_op->second.end()) return false;
     const auto a = by_from->second.find(onnx::OpSetID(to).toString());
-    // Its "no previous version" adapter is one that fails.
     return a != by_from->second.end() &&
            !dynamic_cast<const onnx::version_conversion::NoPreviousVersionAdapter*>(
                a->second.get());
@@ -34,11 +36,16 @@ class onnx_converter : public onnx::version_conversion::DefaultVersionConverter 
   }
 };
 
-// The model's import of the default domain set to opset (added if it has none).
-inline void set_default_opset(onnx::ModelProto& m, int opset) {
+}  // namespace detail
+
+RETARGET_IR_DECL bool onnx_converter_has(const std::string& op, int from, int to) {
+  return detail::onnx_converter::instance().has(op, from, to);
+}
+
+RETARGET_IR_DECL void set_default_opset(onnx::ModelProto& m, int opset) {
   bool found = false;
   for (auto& o : *m.mutable_opset_import())
-    if (ir::is_default_domain(o.domain())) {
+    if (is_default_domain(o.domain())) {
       o.set_version(opset);
       found = true;
     }
@@ -49,19 +56,16 @@ inline void set_default_opset(onnx::ModelProto& m, int opset) {
   }
 }
 
-// ONNX's converter, one step; its assertion becomes a retarget::error.
-// The opset imports of other domains are set aside while it runs (ONNX 1.12's converter fails
-// on them) and put back.
-inline onnx::ModelProto onnx_step(const onnx::ModelProto& m, int from, int to) {
-  const ir::schema_registry_reader reading;
+RETARGET_IR_DECL onnx::ModelProto onnx_version_step(const onnx::ModelProto& m, int from, int to) {
+  const schema_registry_reader reading;
   onnx::ModelProto in = m;
   google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> others, standard;
   for (const auto& o : m.opset_import())
-    *(ir::is_default_domain(o.domain()) ? standard : others).Add() = o;
+    *(is_default_domain(o.domain()) ? standard : others).Add() = o;
   in.mutable_opset_import()->Swap(&standard);
   try {
-    auto out =
-        onnx_converter::instance().convert_version(in, onnx::OpSetID(from), onnx::OpSetID(to));
+    auto out = detail::onnx_converter::instance().convert_version(in, onnx::OpSetID(from),
+                                                                  onnx::OpSetID(to));
     for (const auto& o : others) *out.add_opset_import() = o;
     return out;
   } catch (const std::exception& e) {
@@ -70,6 +74,6 @@ inline onnx::ModelProto onnx_step(const onnx::ModelProto& m, int from, int to) {
   }
 }
 
-}  // namespace retarget::convert::detail
+}  // namespace retarget::ir
 
-#endif  // RETARGET_CONVERT_DETAIL_OPSET_ONNX_HPP
+#endif  // RETARGET_IR_DETAIL_VERSION_CONVERTER_IMPL_HPP
