@@ -5,6 +5,7 @@
 
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/axis.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dot.hpp>
@@ -14,6 +15,7 @@
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/op_name.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>

@@ -6,8 +6,6 @@
 #ifndef RETARGET_CONVERT_NODE_HPP
 #define RETARGET_CONVERT_NODE_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +14,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/schema.hpp>
 #include <string>
 #include <string_view>
@@ -28,21 +27,19 @@ namespace retarget::convert {
 class node {
  public:
   // `attributes` are the node's, with any subgraph already rebuilt in the new graph.
-  node(const onnx::NodeProto& source, std::vector<ir::value> inputs,
-       std::vector<onnx::AttributeProto> attributes)
-      : source_(&source),
+  node(ir::node_view source, std::vector<ir::value> inputs, ir::attribute_list attributes)
+      : source_(source),
         inputs_(std::move(inputs)),
-        attributes_(
-            std::make_shared<const std::vector<onnx::AttributeProto>>(std::move(attributes))) {}
+        attributes_(std::make_shared<const ir::attribute_list>(std::move(attributes))) {}
 
-  const onnx::NodeProto& source() const noexcept { return *source_; }
-  const std::string& op_type() const { return source_->op_type(); }
-  const std::string& domain() const { return source_->domain(); }
-  const std::string& name() const { return source_->name(); }
-  // "Relu 'conv1/relu'" or "Relu (unnamed)", for messages.
-  std::string describe() const {
-    return op_type() + (name().empty() ? std::string(" (unnamed)") : " '" + name() + "'");
-  }
+  // The node as the model has it (its attributes before any subgraph was rebuilt).
+  const ir::node_view& source() const noexcept { return source_; }
+  const std::string& op_type() const { return source_.op_type(); }
+  // The domain in canonical form: "" for the default domain however it is spelled.
+  std::string_view domain() const { return source_.domain(); }
+  const std::string& name() const { return source_.name(); }
+  // "Relu 'conv1/relu'" or "Relu", for messages (ir::describe_node).
+  std::string describe() const { return source_.describe(); }
 
   std::size_t input_count() const noexcept { return inputs_.size(); }
   bool has_input(std::size_t i) const noexcept { return i < inputs_.size() && inputs_[i].valid(); }
@@ -53,43 +50,42 @@ class node {
     return inputs_[i];
   }
   const std::vector<ir::value>& inputs() const noexcept { return inputs_; }
-  std::size_t output_count() const { return static_cast<std::size_t>(source_->output_size()); }
-  const std::string& output_name(std::size_t i) const {
-    return source_->output(static_cast<int>(i));
-  }
+  std::size_t output_count() const { return source_.output_count(); }
+  const std::string& output_name(std::size_t i) const { return source_.output(i); }
 
-  const std::vector<onnx::AttributeProto>& attributes() const noexcept { return *attributes_; }
-  const onnx::AttributeProto* attribute(std::string_view attr) const {
+  const ir::attribute_list& attributes() const noexcept { return *attributes_; }
+  // The attribute of that name (any subgraph rebuilt), or nullopt when the node does not set it.
+  std::optional<ir::attribute_view> attribute(std::string_view attr) const {
     for (const auto& a : *attributes_)
-      if (a.name() == attr) return &a;
-    return nullptr;
+      if (a.name() == attr) return ir::attribute_view(a);
+    return std::nullopt;
   }
 
   // The node as it was: same op, inputs, attributes, output names, name and doc string.
   std::vector<ir::value> emit_unchanged(ir::graph_base& g) const {
     ir::node_spec spec;
     spec.op_type = op_type();
-    if (source_->has_domain()) spec.domain = domain();
+    if (source_.has_domain()) spec.domain = std::string(source_.domain_as_written());
     spec.inputs = inputs_;
     spec.attributes = *attributes_;
-    spec.outputs.assign(source_->output().begin(), source_->output().end());
+    spec.outputs = source_.outputs();
     spec.name = name();
-    spec.doc_string = source_->doc_string();
+    spec.doc_string = source_.doc_string();
     return g.emit(std::move(spec));
   }
 
  private:
-  const onnx::NodeProto* source_;
+  ir::node_view source_;
   std::vector<ir::value> inputs_;
   // Shared: node_of copies of a node are made per rewrite call.
-  std::shared_ptr<const std::vector<onnx::AttributeProto>> attributes_;
+  std::shared_ptr<const ir::attribute_list> attributes_;
 };
 
 namespace detail {
 
 // What reading an attribute of kind T gives.
 template <ir::attr_type T>
-auto read_attribute(const onnx::AttributeProto& a) {
+auto read_attribute(const ir::attribute_view& a) {
   using ir::attr_type;
   if constexpr (T == attr_type::int_)
     return a.i();
@@ -98,13 +94,13 @@ auto read_attribute(const onnx::AttributeProto& a) {
   else if constexpr (T == attr_type::string)
     return a.s();
   else if constexpr (T == attr_type::ints)
-    return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+    return a.ints();
   else if constexpr (T == attr_type::floats)
-    return std::vector<float>(a.floats().begin(), a.floats().end());
+    return a.floats();
   else if constexpr (T == attr_type::strings)
-    return std::vector<std::string>(a.strings().begin(), a.strings().end());
+    return a.strings();
   else if constexpr (T == attr_type::tensor)
-    return ir::tensor(a.t());
+    return a.t().copy();
   else
     return a;
 }
@@ -141,10 +137,11 @@ constexpr ir::attr_type checked_kind() {
   return kind == allowed.first || kind == allowed.second ? kind : ir::attr_type::undefined;
 }
 
-// Reads the attribute `a` (nullptr: not set) of an Op node by a literal's key, checking the
-// key's name and kind against Op's schema at compile time.
-template <fixed_string Op, class Key>
-auto read_checked(const onnx::AttributeProto* a) {
+// Reads the attribute `a` (an optional attribute_view, or a pointer to the attribute; empty or
+// null: not set) of an Op node by a literal's key, checking the key's name and kind against
+// Op's schema at compile time.
+template <fixed_string Op, class Key, class Found>
+auto read_checked(const Found& a) {
   constexpr auto schema_kind = ir::onnx_attribute_type(Op, key_name<Key>::value);
   static_assert(schema_kind != ir::attr_type::undefined,
                 "retarget: attribute name is not in the op's schema");
@@ -152,8 +149,8 @@ auto read_checked(const onnx::AttributeProto* a) {
   static_assert(schema_kind == ir::attr_type::undefined || kind != ir::attr_type::undefined,
                 "retarget: attribute kind does not match the op's schema");
   constexpr auto read_as = kind == ir::attr_type::undefined ? ir::attr_type::int_ : kind;
-  using result = decltype(read_attribute<read_as>(std::declval<onnx::AttributeProto>()));
-  return a ? std::optional<result>(read_attribute<read_as>(*a)) : std::nullopt;
+  using result = decltype(read_attribute<read_as>(std::declval<ir::attribute_view>()));
+  return a ? std::optional<result>(read_attribute<read_as>(ir::attribute_view(*a))) : std::nullopt;
 }
 
 template <class Key>

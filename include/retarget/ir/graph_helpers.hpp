@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/axis.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -41,16 +42,6 @@ inline value scalar_like(graph_base& g, const value& x, double v) {
     default:
       return g.constant(tensor::scalar(static_cast<float>(v)));
   }
-}
-
-// An axis as ONNX and PyTorch give it (negative counts from the back) made 0..rank-1;
-// retarget::error when it is out of range.
-inline std::int64_t normalized_axis(std::int64_t axis, std::size_t rank) {
-  const auto r = static_cast<std::int64_t>(rank);
-  if (axis < -r || axis >= r)
-    throw error("retarget: axis " + std::to_string(axis) + " is out of range for rank " +
-                std::to_string(r));
-  return axis < 0 ? axis + r : axis;
 }
 
 }  // namespace retarget::ir

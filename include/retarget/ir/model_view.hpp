@@ -21,6 +21,7 @@
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/value.hpp>
 #include <span>
 #include <string>
@@ -30,11 +31,6 @@
 #include <vector>
 
 namespace retarget::ir {
-
-// A node as messages name it: "Clip '/features/0/Clip'", or "Clip" when it has no name.
-inline std::string describe_node(const onnx::NodeProto& n) {
-  return n.op_type() + (n.name().empty() ? std::string() : " '" + n.name() + "'");
-}
 
 struct model_view_options {
   // Shape inference for the types of intermediate values; without it, the types the model
@@ -69,6 +65,8 @@ class model_view {
 
   int node_count() const noexcept { return graph().node_size(); }
   const onnx::NodeProto& node(int i) const { return graph().node(i); }
+  // Node i read through its view: what the layers above ir/ read.
+  node_view at(int i) const { return node_view(graph().node(i)); }
 
   // The node's op, with its domain in canonical form ("" for the default domain).
   std::string_view domain(int i) const { return canonical_domain(node(i).domain()); }
@@ -95,6 +93,12 @@ class model_view {
   bool is_initializer(std::string_view name) const {
     const auto* f = find(name);
     return f && f->initializer;
+  }
+  // Whether the value is an input of the main graph (an initializer may be one too: its
+  // default value).
+  bool is_graph_input(std::string_view name) const {
+    const auto* f = find(name);
+    return f && f->graph_input;
   }
 
   // The value's tensor type: a constant's from its tensor, others' as inferred or declared;
@@ -132,7 +136,10 @@ class model_view {
   model_view(const onnx::ModelProto& m, std::span<const shared_initializer> shared, options o)
       : proto_(m) {
     const auto& g = m.graph();
-    for (const auto& in : g.input()) note_type(in);
+    for (const auto& in : g.input()) {
+      note_type(in);
+      facts_[in.name()].graph_input = true;
+    }
     for (const auto& v : g.value_info()) note_type(v);
     for (const auto& out : g.output()) note_type(out);
     for (const auto& t : g.initializer()) {
@@ -170,6 +177,7 @@ class model_view {
     std::vector<int> consumers;
     const onnx::TensorProto* constant = nullptr;
     bool initializer = false;
+    bool graph_input = false;
   };
 
   const value_facts* find(std::string_view name) const {

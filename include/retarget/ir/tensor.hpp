@@ -17,6 +17,7 @@
 #include <retarget/ir/tensor_values.hpp>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace retarget::ir {
@@ -94,6 +95,9 @@ class tensor {
   }
 
   dtype type() const noexcept { return static_cast<dtype>(proto_.data_type()); }
+  // The name it has as an initializer or a folded constant ("" when none).
+  const std::string& name() const noexcept { return proto_.name(); }
+  void set_name(std::string name) { proto_.set_name(std::move(name)); }
   dims_t dims() const { return {proto_.dims().begin(), proto_.dims().end()}; }
   const onnx::TensorProto& proto() const noexcept { return proto_; }
   onnx::TensorProto& proto() noexcept { return proto_; }

@@ -1,11 +1,9 @@
 // The evaluator's working form of a tensor: element type, dims and little-endian bytes, read
-// from a TensorProto in any storage form. Also the helpers every op shares: the one dtype
+// from a stored tensor in any storage form. Also the helpers every op shares: the one dtype
 // dispatch, strided views (Transpose, Slice, Expand, Tile and broadcasting are all views), the
 // broadcasting rule and the one reduction.
 #ifndef RETARGET_CONVERT_DETAIL_EVALUATE_ARRAY_HPP
 #define RETARGET_CONVERT_DETAIL_EVALUATE_ARRAY_HPP
-
-#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -13,8 +11,10 @@
 #include <cstring>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/axis.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <span>
@@ -95,40 +95,39 @@ inline std::string values_text(const std::vector<std::int64_t>& values) {
 }
 
 // "retarget: Gather 'name': what".
-[[noreturn]] inline void fail(const onnx::NodeProto& node, const std::string& what) {
-  throw error("retarget: " + node.op_type() +
-              (node.name().empty() ? "" : " '" + node.name() + "'") + ": " + what);
+[[noreturn]] inline void fail(const ir::node_view& node, const std::string& what) {
+  throw error("retarget: " + node.describe() + ": " + what);
 }
 
 template <class T>
-array read_as(const onnx::TensorProto& p, const onnx::NodeProto& node, const ir::dims_t& dims) {
+array read_as(const ir::tensor_view& p, const ir::node_view& node, const ir::dims_t& dims) {
   array a(ir::dtype_of<T>, dims);
-  const auto count = ir::stored_count<T>(p);
-  const auto raw = ir::raw_bytes(p);  // in the proto, or mapped
+  const auto count = p.stored_count<T>();
+  const auto raw = p.raw_bytes();  // in the proto, or mapped
   if (static_cast<std::int64_t>(count) != a.size() || (raw && raw->size() != a.bytes.size()))
     fail(node, "an input of " + std::string(ir::to_string(a.type)) + " " + ir::format_dims(dims) +
                    " holds " + std::to_string(count) + " values, not " + std::to_string(a.size()));
   std::int64_t i = 0;
-  ir::for_each_value<T>(p, [&](T v) { a.set<T>(i++, v); });
+  p.for_each_value<T>([&](T v) { a.set<T>(i++, v); });
   return a;
 }
 
 // The tensor's elements, whatever field holds them. retarget::error when their count does not
 // fill the dims; unsupported{} for data in an external file not mapped and for other element
 // types.
-inline array read_array(const onnx::TensorProto& p, const onnx::NodeProto& node) {
-  if (p.data_location() == onnx::TensorProto::EXTERNAL && !ir::raw_bytes(p)) throw unsupported{};
-  const ir::dims_t dims(p.dims().begin(), p.dims().end());
+inline array read_array(const ir::tensor_view& p, const ir::node_view& node) {
+  if (p.is_external() && !p.raw_bytes()) throw unsupported{};
+  const auto dims = p.dims();
   for (auto d : dims)
     if (d < 0) fail(node, "an input has a negative dim in " + values_text(dims));
-  return dispatch(static_cast<ir::dtype>(p.data_type()), any_type{},
+  return dispatch(p.type(), any_type{},
                   [&]<class T>(std::type_identity<T>) { return read_as<T>(p, node, dims); });
 }
 
 inline ir::tensor to_tensor(const array& a, const std::string& name) {
   auto t = ir::tensor::from_raw(a.type, a.dims,
                                 std::as_bytes(std::span(a.bytes.data(), a.bytes.size())));
-  t.proto().set_name(name);
+  t.set_name(name);
   return t;
 }
 
@@ -186,11 +185,12 @@ inline array broadcast_to(const array& in, const ir::dims_t& dims) {
 // Axes as ONNX gives them (negative from the back) made 0..rank-1; retarget::error for one
 // out of range or given twice.
 inline std::vector<std::int64_t> normalize_axes(std::vector<std::int64_t> axes, std::int64_t rank,
-                                                const onnx::NodeProto& node) {
+                                                const ir::node_view& node) {
   for (auto& a : axes) {
-    if (a < -rank || a >= rank)
+    const auto in_range = ir::axis_in_range(a, rank);
+    if (!in_range)
       fail(node, "axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
-    if (a < 0) a += rank;
+    a = *in_range;
   }
   auto sorted = axes;
   std::sort(sorted.begin(), sorted.end());

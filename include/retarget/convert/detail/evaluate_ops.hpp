@@ -2,8 +2,6 @@
 #ifndef RETARGET_CONVERT_DETAIL_EVALUATE_OPS_HPP
 #define RETARGET_CONVERT_DETAIL_EVALUATE_OPS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <cmath>
 #include <concepts>
@@ -16,8 +14,11 @@
 #include <optional>
 #include <retarget/convert/detail/evaluate_array.hpp>
 #include <retarget/core/string_table.hpp>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/axis.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,44 +39,43 @@ std::vector<std::int64_t> index_values(const array& a) {
 
 // One node with its constant inputs: what every op reads.
 struct node_inputs {
-  const onnx::NodeProto& node;
+  ir::node_view node;
   int opset;
-  std::span<const onnx::TensorProto* const> inputs;
+  std::span<const ir::tensor_view> inputs;
 
   [[noreturn]] void fail(const std::string& what) const { detail::fail(node, what); }
 
-  bool has(std::size_t i) const noexcept { return i < inputs.size() && inputs[i] != nullptr; }
-  const onnx::TensorProto& proto(std::size_t i) const {
+  bool has(std::size_t i) const noexcept { return i < inputs.size() && inputs[i].present(); }
+  const ir::tensor_view& tensor(std::size_t i) const {
     if (!has(i)) fail("input " + std::to_string(i) + " is missing");
-    return *inputs[i];
+    return inputs[i];
   }
-  array operator[](std::size_t i) const { return read_array(proto(i), node); }
+  array operator[](std::size_t i) const { return read_array(tensor(i), node); }
   // An int32 or int64 input as int64 values: shapes, axes, starts, repeats.
   std::vector<std::int64_t> integers(std::size_t i) const { return index_values((*this)[i]); }
 
-  const onnx::AttributeProto* find(std::string_view name) const {
-    for (const auto& a : node.attribute())
-      if (a.name() == name) return &a;
-    return nullptr;
+  std::optional<ir::attribute_view> find(std::string_view name) const {
+    return node.attribute(name);
   }
-  const onnx::AttributeProto* attribute(std::string_view name,
-                                        onnx::AttributeProto::AttributeType type) const {
-    const auto* a = find(name);
-    if (a && a->type() != type) fail("attribute '" + a->name() + "' has the wrong type");
+  // The attribute when the node sets it, which must then be of that kind.
+  std::optional<ir::attribute_view> attribute(std::string_view name, ir::attr_type kind) const {
+    const auto a = find(name);
+    if (a && a->kind() != kind)
+      fail("attribute '" + std::string(a->name()) + "' has the wrong type");
     return a;
   }
   std::int64_t int_attribute(std::string_view name, std::int64_t fallback) const {
-    const auto* a = attribute(name, onnx::AttributeProto::INT);
+    const auto a = attribute(name, ir::attr_type::int_);
     return a ? a->i() : fallback;
   }
   std::string string_attribute(std::string_view name, std::string fallback) const {
-    const auto* a = attribute(name, onnx::AttributeProto::STRING);
+    const auto a = attribute(name, ir::attr_type::string);
     return a ? a->s() : fallback;
   }
   std::optional<std::vector<std::int64_t>> ints_attribute(std::string_view name) const {
-    const auto* a = attribute(name, onnx::AttributeProto::INTS);
+    const auto a = attribute(name, ir::attr_type::ints);
     if (!a) return std::nullopt;
-    return std::vector<std::int64_t>(a->ints().begin(), a->ints().end());
+    return a->ints();
   }
   std::vector<std::int64_t> required_ints(std::string_view name) const {
     auto v = ints_attribute(name);
@@ -88,11 +88,13 @@ struct node_inputs {
       fail("inputs of different types, " + std::string(ir::to_string(a.type)) + " and " +
            std::string(ir::to_string(b.type)));
   }
-  // An axis in [-rank, rank - 1 + extra], made non-negative.
-  std::int64_t axis(std::int64_t a, std::int64_t rank, std::int64_t extra = 0) const {
-    if (a < -rank || a >= rank + extra)
+  // An axis in [-rank, rank - 1] made non-negative, or rank itself when or_rank (Flatten's).
+  std::int64_t axis(std::int64_t a, std::int64_t rank, bool or_rank = false) const {
+    if (or_rank && a == rank) return rank;
+    const auto in_range = ir::axis_in_range(a, rank);
+    if (!in_range)
       fail("axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
-    return a < 0 ? a + rank : a;
+    return *in_range;
   }
 };
 
@@ -195,7 +197,7 @@ inline array div(const node_inputs& in) {
 inline array mod(const node_inputs& in) {
   const auto fmod = in.int_attribute("fmod", 0);
   if (fmod != 0 && fmod != 1) in.fail("fmod is " + std::to_string(fmod) + ", not 0 or 1");
-  const auto type = static_cast<ir::dtype>(in.proto(0).data_type());
+  const auto type = in.tensor(0).type();
   if ((type == ir::dtype::f32 || type == ir::dtype::f64) && fmod == 0)
     in.fail("fmod must be 1 for floating-point inputs");
   return binary<number_type>(in, [fmod](auto x, auto y) {
@@ -257,9 +259,9 @@ U convert_value(T v) {
 }
 
 inline array cast(const node_inputs& in) {
-  const auto* to = in.find("to");
+  const auto to = in.find("to");
   if (!to) in.fail("attribute 'to' is missing");
-  if (to->type() != onnx::AttributeProto::INT) throw unsupported{};  // opset 1's string form
+  if (to->kind() != ir::attr_type::int_) throw unsupported{};  // opset 1's string form
   const auto x = in[0];
   return dispatch(x.type, any_type{}, [&]<class T>(std::type_identity<T>) {
     return dispatch(static_cast<ir::dtype>(to->i()), any_type{},
@@ -364,8 +366,7 @@ T mean(const std::vector<T>& v) {
 // ---- Shapes ----
 
 inline array shape(const node_inputs& in) {
-  const auto& p = in.proto(0);
-  const ir::dims_t dims(p.dims().begin(), p.dims().end());
+  const auto dims = in.tensor(0).dims();
   const auto rank = static_cast<std::int64_t>(dims.size());
   std::int64_t start = 0, end = rank;
   if (in.opset >= 15) {  // start and end, clamped
@@ -382,9 +383,8 @@ inline array shape(const node_inputs& in) {
 }
 
 inline array size(const node_inputs& in) {
-  const auto& p = in.proto(0);
   array out(ir::dtype::i64, {});
-  out.set<std::int64_t>(0, ir::element_count({p.dims().begin(), p.dims().end()}));
+  out.set<std::int64_t>(0, in.tensor(0).element_count());
   return out;
 }
 
@@ -427,7 +427,8 @@ inline array reshape(const node_inputs& in) {
 
 inline array flatten(const node_inputs& in) {
   const auto data = in[0];
-  const auto middle = data.dims.begin() + in.axis(in.int_attribute("axis", 1), data.rank(), 1);
+  const auto middle =
+      data.dims.begin() + in.axis(in.int_attribute("axis", 1), data.rank(), /*or_rank=*/true);
   return with_dims(data, {ir::element_count({data.dims.begin(), middle}),
                           ir::element_count({middle, data.dims.end()})});
 }
@@ -726,7 +727,7 @@ inline array scatter_elements(const node_inputs& in) {
 
 inline array concat(const node_inputs& in) {
   if (in.inputs.empty()) in.fail("needs at least one input");
-  const auto* given = in.attribute("axis", onnx::AttributeProto::INT);
+  const auto given = in.attribute("axis", ir::attr_type::int_);
   if (!given) in.fail("attribute 'axis' is missing");
   std::vector<array> parts;
   for (std::size_t i = 0; i < in.inputs.size(); ++i) parts.push_back(in[i]);
@@ -764,7 +765,7 @@ inline array constant_of_shape(const node_inputs& in) {
   for (auto d : dims)
     if (d < 0) in.fail("shape " + values_text(dims) + " has a negative dim");
   array value(ir::dtype::f32, {1});  // 0.0f by default
-  if (const auto* a = in.attribute("value", onnx::AttributeProto::TENSOR))
+  if (const auto a = in.attribute("value", ir::attr_type::tensor))
     value = read_array(a->t(), in.node);
   if (value.size() != 1)
     in.fail("value holds " + std::to_string(value.size()) + " elements, not one");
