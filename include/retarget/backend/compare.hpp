@@ -25,13 +25,15 @@
 #include <optional>
 #include <retarget/backend/manager.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/topology.hpp>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -175,39 +177,28 @@ struct bisection {
 
 namespace detail {
 
-// The model's proto with the inferred types of its intermediate values, where ONNX can infer
-// them; a model its checker refuses is taken as it is.
-inline onnx::ModelProto with_value_types(ir::model m) {
+// The model with the inferred types of its intermediate values, where ONNX can infer them; a
+// model its checker refuses is taken as it is. Its weights are in it, for the models that
+// expose its values.
+inline ir::model with_value_types(ir::model m) {
   try {
     m.infer_shapes();
   } catch (const error&) {
   }
-  return std::move(m.proto());
+  m.materialize();
+  return m;
 }
 
-// Runs `proto` with `names` among its outputs; when the engine fails, the names are split in
+// Runs `m` with `names` among its outputs; when the engine fails, the names are split in
 // halves until each refused one is found. Every value given lands in `got`.
 template <class Managers>
-void run_exposing(const onnx::ModelProto& proto, const std::string& engine,
-                  std::span<const std::string> names, const tensor_map& inputs,
-                  const std::filesystem::path& scratch, tensor_map& got, bisection& b) {
+void run_exposing(const ir::model& m, const std::string& engine, std::span<const std::string> names,
+                  const tensor_map& inputs, const std::filesystem::path& scratch, tensor_map& got,
+                  bisection& b) {
   if (names.empty()) return;
-  auto exposed = proto;
-  auto& g = *exposed.mutable_graph();
-  std::set<std::string> outputs;
-  for (const auto& o : g.output()) outputs.insert(o.name());
-  std::unordered_map<std::string, const onnx::ValueInfoProto*> typed;
-  for (const auto& v : proto.graph().value_info()) typed.emplace(v.name(), &v);
-  for (const auto& name : names) {
-    if (outputs.contains(name)) continue;
-    if (const auto t = typed.find(name); t != typed.end())
-      *g.add_output() = *t->second;
-    else
-      g.add_output()->set_name(name);
-  }
   const auto file = scratch / ("exposed-" + std::to_string(b.runs++) + ".onnx");
   try {
-    ir::save(ir::model(std::move(exposed)), file);
+    ir::save(ir::exposing(m, names), file);
     auto values = run_model<Managers>({engine, file}, inputs, scratch / "files");
     for (const auto& name : names)
       if (!values.contains(name)) b.refused.push_back({name, engine, "not among its outputs"});
@@ -220,8 +211,93 @@ void run_exposing(const onnx::ModelProto& proto, const std::string& engine,
     }
   }
   const auto half = names.size() / 2;
-  run_exposing<Managers>(proto, engine, names.first(half), inputs, scratch, got, b);
-  run_exposing<Managers>(proto, engine, names.subspan(half), inputs, scratch, got, b);
+  run_exposing<Managers>(m, engine, names.first(half), inputs, scratch, got, b);
+  run_exposing<Managers>(m, engine, names.subspan(half), inputs, scratch, got, b);
+}
+
+// The values the candidate's nodes make that the reference's make too, in the candidate's
+// order; the others go to b.unmatched, and b.values counts both.
+inline std::vector<std::string> values_of_both(const ir::model_view& reference,
+                                               const ir::model_view& candidate, bisection& b) {
+  std::vector<std::string> names;
+  for (int i = 0; i < candidate.node_count(); ++i)
+    for (const auto& o : candidate.at(i).outputs()) {
+      if (o.empty()) continue;
+      ++b.values;
+      (reference.producer(o) >= 0 ? names : b.unmatched).push_back(o);
+    }
+  return names;
+}
+
+// What the bisection says of each value of the candidate: its difference where both runs
+// gave it, else why not.
+class value_reporter {
+ public:
+  value_reporter(const ir::model_view& candidate, const tensor_map& expected,
+                 const tensor_map& actual, const bisection& b, tolerance tol)
+      : candidate_(candidate), expected_(expected), actual_(actual), tol_(tol) {
+    for (const auto& r : b.refused)
+      refused_by_.emplace(r.value, "not given by " + r.engine + " (" + r.why + ")");
+    unmatched_.insert(b.unmatched.begin(), b.unmatched.end());
+  }
+
+  value_report operator()(const std::string& name) const {
+    value_report r;
+    r.name = name;
+    if (const int p = candidate_.producer(name); p >= 0)
+      r.producer = ir::node_place(candidate_.node(p), p);
+    const auto a = actual_.find(name);
+    const auto e = expected_.find(name);
+    if (name.empty())
+      r.note = "absent";
+    else if (candidate_.is_initializer(name))
+      r.note = "weight";
+    else if (candidate_.is_graph_input(name))
+      r.note = "graph input, the same for both";
+    else if (a != actual_.end() && e != expected_.end())
+      r.difference = ir::difference(a->second, e->second, tol_.atol, tol_.rtol);
+    else if (const auto why = refused_by_.find(name); why != refused_by_.end())
+      r.note = why->second;
+    else if (unmatched_.contains(name))
+      r.note = "the reference model has no value of that name";
+    else
+      r.note = "not compared";
+    return r;
+  }
+
+ private:
+  const ir::model_view& candidate_;
+  const tensor_map& expected_;
+  const tensor_map& actual_;
+  tolerance tol_;
+  std::map<std::string, std::string> refused_by_;
+  std::set<std::string> unmatched_;
+};
+
+// Each node's outputs reported, counting the compared ones in b; the first node with an
+// output that diverges becomes b.first, with its inputs reported too.
+inline void find_first_divergence(const ir::model_view& candidate, const value_reporter& report,
+                                  bisection& b) {
+  for (int i = 0; i < candidate.node_count(); ++i) {
+    const auto node = candidate.at(i);
+    divergence d;
+    bool diverges = false;
+    for (const auto& o : node.outputs()) {
+      if (o.empty()) continue;
+      auto r = report(o);
+      if (r.difference) {
+        ++b.compared;
+        diverges = diverges || !r.difference->passes();
+      }
+      d.outputs.push_back(std::move(r));
+    }
+    if (!diverges || b.first) continue;
+    d.node = i;
+    d.node_name = node.name();
+    d.op = node.op_type();
+    for (const auto& in : node.inputs()) d.inputs.push_back(report(in));
+    b.first = std::move(d);
+  }
 }
 
 }  // namespace detail
@@ -236,22 +312,13 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
   bisection b;
   b.reference = reference;
   b.candidate = candidate;
-  const auto candidate_proto = detail::with_value_types(ir::load(candidate.model));
+  const auto candidate_model = detail::with_value_types(ir::load(candidate.model));
   const bool same_model = std::filesystem::equivalent(reference.model, candidate.model);
-  const auto reference_proto =
-      same_model ? candidate_proto : detail::with_value_types(ir::load(reference.model));
-
-  // The values both models make, in the candidate's order.
-  std::set<std::string> made_by_reference;
-  for (const auto& n : reference_proto.graph().node())
-    for (const auto& o : n.output()) made_by_reference.insert(o);
-  std::vector<std::string> names;
-  for (const auto& n : candidate_proto.graph().node())
-    for (const auto& o : n.output()) {
-      if (o.empty()) continue;
-      ++b.values;
-      (made_by_reference.contains(o) ? names : b.unmatched).push_back(o);
-    }
+  const auto reference_model =
+      same_model ? candidate_model : detail::with_value_types(ir::load(reference.model));
+  const ir::model_view candidate_view(candidate_model, {.infer_types = false});
+  const ir::model_view reference_view(reference_model, {.infer_types = false});
+  const auto names = detail::values_of_both(reference_view, candidate_view, b);
 
   // Each engine runs the model as it is first: a failure there is not about exposing values.
   for (const auto* t : {&reference, &candidate}) try {
@@ -262,68 +329,12 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
     }
 
   tensor_map expected, actual;
-  detail::run_exposing<Managers>(reference_proto, reference.engine, names, inputs, scratch.path(),
+  detail::run_exposing<Managers>(reference_model, reference.engine, names, inputs, scratch.path(),
                                  expected, b);
-  detail::run_exposing<Managers>(candidate_proto, candidate.engine, names, inputs, scratch.path(),
+  detail::run_exposing<Managers>(candidate_model, candidate.engine, names, inputs, scratch.path(),
                                  actual, b);
-
-  std::map<std::string, std::string> refused_by;
-  for (const auto& r : b.refused)
-    refused_by.emplace(r.value, "not given by " + r.engine + " (" + r.why + ")");
-  std::set<std::string> unmatched(b.unmatched.begin(), b.unmatched.end());
-  std::set<std::string> weights, graph_inputs;
-  for (const auto& t : candidate_proto.graph().initializer()) weights.insert(t.name());
-  for (const auto& v : candidate_proto.graph().input()) graph_inputs.insert(v.name());
-
-  const auto& nodes = candidate_proto.graph().node();
-  std::map<std::string, int> producer_of;
-  for (int i = 0; i < nodes.size(); ++i)
-    for (const auto& o : nodes[i].output()) producer_of.emplace(o, i);
-  const auto report = [&](const std::string& name) {
-    value_report r;
-    r.name = name;
-    if (const auto p = producer_of.find(name); p != producer_of.end()) {
-      const auto& n = nodes[p->second];
-      r.producer = "node " + std::to_string(p->second) +
-                   (n.name().empty() ? "" : " '" + n.name() + "'") + " (" + n.op_type() + ")";
-    }
-    const auto a = actual.find(name);
-    const auto e = expected.find(name);
-    if (name.empty())
-      r.note = "absent";
-    else if (weights.contains(name))
-      r.note = "weight";
-    else if (graph_inputs.contains(name))
-      r.note = "graph input, the same for both";
-    else if (a != actual.end() && e != expected.end())
-      r.difference = ir::difference(a->second, e->second, tol.atol, tol.rtol);
-    else if (const auto why = refused_by.find(name); why != refused_by.end())
-      r.note = why->second;
-    else if (unmatched.contains(name))
-      r.note = "the reference model has no value of that name";
-    else
-      r.note = "not compared";
-    return r;
-  };
-  for (int i = 0; i < nodes.size(); ++i) {
-    divergence d;
-    bool diverges = false;
-    for (const auto& o : nodes[i].output()) {
-      if (o.empty()) continue;
-      auto r = report(o);
-      if (r.difference) {
-        ++b.compared;
-        diverges = diverges || !r.difference->passes();
-      }
-      d.outputs.push_back(std::move(r));
-    }
-    if (!diverges || b.first) continue;
-    d.node = i;
-    d.node_name = nodes[i].name();
-    d.op = nodes[i].op_type();
-    for (const auto& in : nodes[i].input()) d.inputs.push_back(report(in));
-    b.first = std::move(d);
-  }
+  detail::find_first_divergence(
+      candidate_view, detail::value_reporter(candidate_view, expected, actual, b, tol), b);
   return b;
 }
 

@@ -18,6 +18,7 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/rewrite_env.hpp>
+#include <retarget/ir/graph_interface.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/trace/session.hpp>
 #include <retarget/trace/tensor.hpp>
@@ -89,33 +90,22 @@ void collect_outputs(const T& many, std::vector<ir::value>& out) {
 
 // The outputs' named dims and the weights as inputs, written while the graph is the
 // exporter's own: a finished model is never patched.
-inline void shape_outputs(onnx::GraphProto& graph, const export_options& options) {
+inline void shape_outputs(ir::graph_base& graph, const export_options& options) {
   for (const auto& [name, axes] : options.output_dynamic_axes) {
-    onnx::ValueInfoProto* output = nullptr;
-    std::vector<std::string> names;
-    for (auto& o : *graph.mutable_output()) {
-      names.push_back(o.name());
-      if (o.name() == name) output = &o;
-    }
-    if (!output)
+    const auto rank = ir::output_rank(graph, name);
+    if (!rank)
       refuse(options, "output_dynamic_axes." + name,
              "names no output (closest: " +
-                 retarget::join_names(retarget::closest_names(name, names)) + ")");
-    auto& type = *output->mutable_type()->mutable_tensor_type();
+                 retarget::join_names(retarget::closest_names(name, ir::output_names(graph))) +
+                 ")");
     for (const auto& [axis, dim_name] : axes) {
-      const int rank = type.has_shape() ? type.shape().dim_size() : 0;
-      if (axis < 0 || axis >= rank)
+      if (axis < 0 || axis >= static_cast<std::int64_t>(*rank))
         refuse(options, "output_dynamic_axes." + name + "." + std::to_string(axis),
-               "is not an axis of output '" + name + "', which has rank " + std::to_string(rank));
-      type.mutable_shape()->mutable_dim(static_cast<int>(axis))->set_dim_param(dim_name);
+               "is not an axis of output '" + name + "', which has rank " + std::to_string(*rank));
+      ir::name_output_dim(graph, name, axis, dim_name);
     }
   }
-  if (options.initializers_as_inputs)
-    for (const auto& init : graph.initializer()) {
-      auto* input = graph.add_input();
-      input->set_name(init.name());
-      *input->mutable_type() = ir::type_of(init);
-    }
+  if (options.initializers_as_inputs) ir::list_initializers_as_inputs(graph);
 }
 
 }  // namespace detail
@@ -169,7 +159,7 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
   }
   // Weights a symbolic stored folded (a Linear's, transposed) leave their originals unread.
   s.graph().prune_unused_initializers();
-  detail::shape_outputs(s.graph().proto(), options);
+  detail::shape_outputs(s.graph(), options);
   ir::model_info info;
   info.metadata = options.metadata;
   info.metadata.emplace_back("retarget:backend", std::string(B::name));
