@@ -5,8 +5,6 @@
 #ifndef RETARGET_CONVERT_OPSET_ADAPTERS_HPP
 #define RETARGET_CONVERT_OPSET_ADAPTERS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,6 +15,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string>
@@ -154,11 +153,7 @@ struct opset_adapter<"Split", 13, 12> {
     spec.inputs = {n.input(0)};
     spec.attributes = n.attributes();
     if (const auto split = detail::constant_ints(g, n, 1)) {
-      onnx::AttributeProto a;
-      a.set_name("split");
-      a.set_type(onnx::AttributeProto::INTS);
-      for (const auto s : *split) a.add_ints(s);
-      spec.attributes.push_back(std::move(a));
+      spec.attributes.push_back(ir::attribute_entry("split", *split));
     }
     for (std::size_t i = 0; i < n.output_count(); ++i) spec.outputs.push_back(n.output_name(i));
     spec.name = n.name();
@@ -205,9 +200,9 @@ template <>
 struct opset_adapter<"Resize", 10, 11> {
   static ir::value call(auto& g, const node_of<"Resize">& n) {
     auto attributes = n.attributes();
-    attributes.push_back(detail::string_attribute("coordinate_transformation_mode", "asymmetric"));
+    attributes.push_back(ir::attribute_entry("coordinate_transformation_mode", "asymmetric"));
     if (n["mode"_s].value_or("nearest") == "nearest")
-      attributes.push_back(detail::string_attribute("nearest_mode", "floor"));
+      attributes.push_back(ir::attribute_entry("nearest_mode", "floor"));
     return detail::emit_resize(g, n, {n.input(0), g.constant(ir::empty_f32), n.input(1)},
                                std::move(attributes));
   }
@@ -237,7 +232,7 @@ struct opset_adapter<"Resize", 11, 10> {
   static ir::value call(auto& g, const N& n) {
     const auto& x = n.input(0);
     auto attributes = n.attributes();
-    std::erase_if(attributes, [](const onnx::AttributeProto& a) {
+    ir::erase_attributes(attributes, [](const ir::attribute_view& a) {
       return a.name() != "mode";  // 10 has only the mode; the others were checked above
     });
     if (!n.has_input(3)) return detail::emit_resize(g, n, {x, n.input(2)}, std::move(attributes));
@@ -285,7 +280,7 @@ struct opset_adapter<"RoiAlign", 16, 15> {
   }
   static std::vector<ir::value> call(auto& g, const N& n) {
     auto attributes = n.attributes();
-    std::erase_if(attributes, [](const onnx::AttributeProto& a) {
+    ir::erase_attributes(attributes, [](const ir::attribute_view& a) {
       return a.name() == "coordinate_transformation_mode";  // 10's only mode, checked above
     });
     ir::node_spec spec;

@@ -6,8 +6,6 @@
 #ifndef RETARGET_CONVERT_OPSET_CONVERT_HPP
 #define RETARGET_CONVERT_OPSET_CONVERT_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <boost/mp11/list.hpp>
 #include <retarget/convert/detail/opset_step.hpp>
 #include <retarget/convert/opset_plan.hpp>
@@ -31,12 +29,10 @@ ir::model to_opset(const ir::model& source, int opset, const opset_options& o = 
   copy.materialize();
   const auto plan = plan_opset<Extra>(copy, opset);
   if (!plan.ok()) throw error("retarget: " + to_string(plan));
-  onnx::ModelProto m = copy.proto();
+  ir::model out = std::move(copy);
   const int dir = opset < plan.from ? -1 : 1;
-  for (int v = plan.from; v != opset; v += dir) m = detail::one_step<Extra>(m, v, v + dir);
-  if (m.ir_version() < ir::ir_version_for_opset(opset))
-    m.set_ir_version(ir::ir_version_for_opset(opset));
-  ir::model out(std::move(m));
+  for (int v = plan.from; v != opset; v += dir) out = detail::one_step<Extra>(out, v, v + dir);
+  ir::require_ir_version(out, ir::ir_version_for_opset(opset));
   if (o.check) out.check();
   return out;
 }

@@ -14,7 +14,6 @@
 #define RETARGET_CONVERT_OPSET_PLAN_HPP
 
 #include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
 
 #include <boost/mp11/list.hpp>
 #include <cstddef>
@@ -147,7 +146,7 @@ namespace detail {
 // in the types they allow (which the emitter checks at the new opset), or the step is listed in
 // same_meaning_steps; and n sets no attribute `to` lacks, but for one it sets to its default at
 // `from` (dropped when the node is re-emitted). `why` says what stops it.
-inline bool same_node_fits(const onnx::NodeProto& n, int from, int to, std::string* why) {
+inline bool same_node_fits(const ir::node_view& n, int from, int to, std::string* why) {
   const auto* a = schema_at(n.op_type(), from);
   const auto* b = schema_at(n.op_type(), to);
   if (!a || !b || a->Deprecated() || b->Deprecated()) return false;
@@ -167,10 +166,10 @@ inline bool same_node_fits(const onnx::NodeProto& n, int from, int to, std::stri
     }
     return false;
   }
-  for (const auto& set : n.attribute())
-    if (!b->attributes().count(set.name()) && !holds_default(set, *a)) {
+  for (const auto& set : n.attributes())
+    if (!b->attributes().count(std::string(set.name())) && !holds_default(set, *a)) {
       if (why)
-        *why = "attribute '" + set.name() + "' is not in " + n.op_type() + "-" +
+        *why = "attribute '" + std::string(set.name()) + "' is not in " + n.op_type() + "-" +
                std::to_string(b->SinceVersion()) + " (opset " + std::to_string(to) + ")";
       return false;
     }
@@ -178,15 +177,13 @@ inline bool same_node_fits(const onnx::NodeProto& n, int from, int to, std::stri
 }
 
 // A node as an adapter's refusal check sees it: no graph values yet.
-inline node plan_node(const onnx::NodeProto& n) {
-  return node(n, {}, std::vector<onnx::AttributeProto>(n.attribute().begin(), n.attribute().end()));
-}
+inline node plan_node(const ir::node_view& n) { return node(n, {}, n.attribute_protos()); }
 
 // How node n takes the step from → to; `why` is set when it cannot.
 template <class Extra>
-step_by how_to_step(const onnx::NodeProto& n, int from, int to, const input_facts& facts,
+step_by how_to_step(const ir::node_view& n, int from, int to, const input_facts& facts,
                     std::string* why) {
-  if (!ir::is_default_domain(n.domain())) return step_by::other_domain;
+  if (!n.in_default_domain()) return step_by::other_domain;
   if (!schema_at(n.op_type(), from)) {
     if (why) *why = n.op_type() + " is not in opset " + std::to_string(from);
     return step_by::missing;
@@ -234,7 +231,7 @@ opset_plan plan_opset(const ir::model& source, int opset) {
     throw error("retarget: opset " + std::to_string(opset) + " is outside " +
                 std::to_string(ir::min_opset) + ".." + std::to_string(ir::max_opset) +
                 ", the opsets ONNX 1.12 knows");
-  const detail::model_facts facts(source.proto());
+  const detail::model_facts facts(source);
   const auto& g = source.proto().graph();
   const int dir = opset < *from ? -1 : 1;
   for (int i = 0; i < g.node_size(); ++i) {

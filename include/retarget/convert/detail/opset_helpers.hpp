@@ -2,8 +2,6 @@
 #ifndef RETARGET_CONVERT_DETAIL_OPSET_HELPERS_HPP
 #define RETARGET_CONVERT_DETAIL_OPSET_HELPERS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,6 +10,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
@@ -45,7 +44,7 @@ inline std::optional<std::vector<std::int64_t>> constant_ints(ir::graph& g, cons
 }
 
 inline ir::value emit_resize(auto& g, const node& n, std::vector<ir::value> inputs,
-                             std::vector<onnx::AttributeProto> attributes) {
+                             ir::attribute_list attributes) {
   ir::node_spec spec;
   spec.op_type = "Resize";
   spec.inputs = std::move(inputs);
@@ -53,14 +52,6 @@ inline ir::value emit_resize(auto& g, const node& n, std::vector<ir::value> inpu
   spec.outputs = {n.output_name(0)};
   spec.name = n.name();
   return g.emit(std::move(spec)).front();
-}
-
-inline onnx::AttributeProto string_attribute(const std::string& name, const std::string& v) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::STRING);
-  a.set_s(v);
-  return a;
 }
 
 }  // namespace retarget::convert::detail

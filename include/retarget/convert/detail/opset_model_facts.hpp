@@ -4,12 +4,12 @@
 #ifndef RETARGET_CONVERT_DETAIL_OPSET_MODEL_FACTS_HPP
 #define RETARGET_CONVERT_DETAIL_OPSET_MODEL_FACTS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <optional>
 #include <retarget/convert/opset_adapter.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/ir/model_view.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,23 +19,19 @@ namespace retarget::convert::detail {
 struct model_facts {
   // Between steps a model may be one ONNX's checker would refuse (a node the step has yet to
   // adapt): its types are inferred all the same.
-  explicit model_facts(const onnx::ModelProto& m) : view(m, {.check_before_inference = false}) {}
+  explicit model_facts(const ir::model& m) : view(m, {.check_before_inference = false}) {}
 
-  // A value's tensor type with a known element type, or nullptr.
-  const onnx::TypeProto* type(const std::string& name) const {
-    const auto* t = view.type(name);
-    return t && t->has_tensor_type() && t->tensor_type().elem_type() != 0 ? t : nullptr;
-  }
-  const onnx::TensorProto* constant(const std::string& name) const { return view.constant(name); }
+  // A constant's stored tensor; absent for anything computed.
+  ir::tensor_view constant(const std::string& name) const { return view.constant(name); }
 
-  input_facts facts_of(const onnx::NodeProto& n) const {
+  input_facts facts_of(const ir::node_view& n) const {
     std::vector<bool> present;
     std::vector<std::optional<std::size_t>> ranks;
     std::vector<bool> constant;
-    for (const auto& i : n.input()) {
+    for (const auto& i : n.inputs()) {
       present.push_back(!i.empty());
-      ranks.push_back(i.empty() || !type(i) ? std::nullopt : view.rank(i));
-      constant.push_back(!i.empty() && view.constant(i));
+      ranks.push_back(i.empty() || view.element_type(i) == 0 ? std::nullopt : view.rank(i));
+      constant.push_back(!i.empty() && view.constant(i) != nullptr);
     }
     return {std::move(present), std::move(ranks), std::move(constant)};
   }

@@ -4,10 +4,11 @@
 #define RETARGET_CONVERT_DETAIL_OPSET_SCHEMA_HPP
 
 #include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <string>
 #include <vector>
 
@@ -30,23 +31,23 @@ inline std::string attribute_default(const onnx::OpSchema::Attribute& a) {
 
 // A default as the changes below show it.
 inline std::string describe_default(const onnx::OpSchema::Attribute& a) {
-  const auto& d = a.default_value;
-  if (!d.has_type()) return "none";
+  if (!a.default_value.has_type()) return "none";
+  const ir::attribute_view d(a.default_value);
   auto list = [](const auto& values) {
     std::string out = "[";
     for (const auto& v : values) out += (out.size() > 1 ? ", " : "") + std::to_string(v);
     return out + "]";
   };
-  switch (d.type()) {
-    case onnx::AttributeProto::INT:
+  switch (d.kind()) {
+    case ir::attr_type::int_:
       return std::to_string(d.i());
-    case onnx::AttributeProto::FLOAT:
+    case ir::attr_type::float_:
       return std::to_string(d.f());
-    case onnx::AttributeProto::STRING:
+    case ir::attr_type::string:
       return "'" + d.s() + "'";
-    case onnx::AttributeProto::INTS:
+    case ir::attr_type::ints:
       return list(d.ints());
-    case onnx::AttributeProto::FLOATS:
+    case ir::attr_type::floats:
       return list(d.floats());
     default:
       return "a value";
@@ -106,17 +107,10 @@ inline std::vector<std::string> schema_changes(const onnx::OpSchema& older,
 }
 
 // Whether attribute `set` of a node holds the default schema s gives it.
-inline bool holds_default(const onnx::AttributeProto& set, const onnx::OpSchema& s) {
-  const auto it = s.attributes().find(set.name());
+inline bool holds_default(const ir::attribute_view& set, const onnx::OpSchema& s) {
+  const auto it = s.attributes().find(std::string(set.name()));
   if (it == s.attributes().end() || !it->second.default_value.has_type()) return false;
-  auto a = set;
-  auto d = it->second.default_value;
-  for (auto* x : {&a, &d}) {
-    x->clear_doc_string();
-    x->clear_ref_attr_name();
-    x->set_name(set.name());
-  }
-  return a.SerializeAsString() == d.SerializeAsString();
+  return set.same_value(ir::attribute_view(it->second.default_value));
 }
 
 }  // namespace retarget::convert::detail

@@ -1,17 +1,20 @@
 // The definitions of ir/version_converter.hpp: inline header-only, compiled once into
-// retarget::compiled otherwise.
+// retarget::compiled otherwise, so that only that library includes ONNX's version converter.
 #ifndef RETARGET_IR_DETAIL_VERSION_CONVERTER_IMPL_HPP
 #define RETARGET_IR_DETAIL_VERSION_CONVERTER_IMPL_HPP
 
 #include <onnx/onnx_pb.h>
 #include <onnx/version_converter/convert.h>
 
+#include <cstdint>
 #include <exception>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/domain.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/version_converter.hpp>
 #include <string>
+#include <utility>
 
 namespace retarget::ir {
 
@@ -26,6 +29,7 @@ class onnx_converter : public onnx::version_conversion::DefaultVersionConverter 
     const auto by_from = by_op->second.find(onnx::OpSetID(from).toString());
     if (by_from == by_op->second.end()) return false;
     const auto a = by_from->second.find(onnx::OpSetID(to).toString());
+    // Its "no previous version" adapter is one that fails.
     return a != by_from->second.end() &&
            !dynamic_cast<const onnx::version_conversion::NoPreviousVersionAdapter*>(
                a->second.get());
@@ -42,32 +46,37 @@ RETARGET_IR_DECL bool onnx_converter_has(const std::string& op, int from, int to
   return detail::onnx_converter::instance().has(op, from, to);
 }
 
-RETARGET_IR_DECL void set_default_opset(onnx::ModelProto& m, int opset) {
+RETARGET_IR_DECL void set_default_opset(model& m, int opset) {
   bool found = false;
-  for (auto& o : *m.mutable_opset_import())
+  for (auto& o : *m.proto().mutable_opset_import())
     if (is_default_domain(o.domain())) {
       o.set_version(opset);
       found = true;
     }
   if (!found) {
-    auto* o = m.add_opset_import();
+    auto* o = m.proto().add_opset_import();
     o->set_domain("");
     o->set_version(opset);
   }
 }
 
-RETARGET_IR_DECL onnx::ModelProto onnx_version_step(const onnx::ModelProto& m, int from, int to) {
+RETARGET_IR_DECL void require_ir_version(model& m, std::int64_t version) {
+  if (m.proto().ir_version() < version) m.proto().set_ir_version(version);
+}
+
+RETARGET_IR_DECL model onnx_version_step(const model& m, int from, int to) {
   const schema_registry_reader reading;
-  onnx::ModelProto in = m;
+  model copy = m;
+  onnx::ModelProto in = std::move(copy.proto());
   google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto> others, standard;
-  for (const auto& o : m.opset_import())
+  for (const auto& o : in.opset_import())
     *(is_default_domain(o.domain()) ? standard : others).Add() = o;
   in.mutable_opset_import()->Swap(&standard);
   try {
     auto out = detail::onnx_converter::instance().convert_version(in, onnx::OpSetID(from),
                                                                   onnx::OpSetID(to));
     for (const auto& o : others) *out.add_opset_import() = o;
-    return out;
+    return model(std::move(out));
   } catch (const std::exception& e) {
     throw error("retarget: ONNX's version converter, opset " + std::to_string(from) + " -> " +
                 std::to_string(to) + ": " + e.what());
