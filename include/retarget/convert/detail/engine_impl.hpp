@@ -18,6 +18,8 @@
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/node_view.hpp>
+#include <retarget/ir/rebuilt_model.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/topology.hpp>
@@ -35,19 +37,15 @@ namespace retarget::convert::detail {
 using ir::dims_of;
 
 // Whether a rebuilt node is its source unchanged (op, inputs, outputs, attributes).
-inline bool same_node(const onnx::NodeProto& rebuilt, const onnx::NodeProto& source) {
-  if (rebuilt.op_type() != source.op_type() || rebuilt.input_size() != source.input_size() ||
-      rebuilt.output_size() != source.output_size() ||
-      rebuilt.attribute_size() != source.attribute_size())
+// A subgraph is rebuilt under new names: its attribute is not compared.
+inline bool same_node(const ir::node_view& rebuilt, const ir::node_view& source) {
+  if (rebuilt.op_type() != source.op_type() || rebuilt.inputs() != source.inputs() ||
+      rebuilt.outputs() != source.outputs() ||
+      rebuilt.attribute_count() != source.attribute_count())
     return false;
-  for (int i = 0; i < source.input_size(); ++i)
-    if (rebuilt.input(i) != source.input(i)) return false;
-  for (int i = 0; i < source.output_size(); ++i)
-    if (rebuilt.output(i) != source.output(i)) return false;
-  for (int i = 0; i < source.attribute_size(); ++i)
-    if (!source.attribute(i).has_g() && source.attribute(i).graphs_size() == 0 &&
-        rebuilt.attribute(i).SerializeAsString() != source.attribute(i).SerializeAsString())
-      return false;
+  const auto before = source.attributes(), after = rebuilt.attributes();
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (!before[i].has_subgraph() && !after[i].same_as(before[i])) return false;
   return true;
 }
 // One pass: the source graph rebuilt into a new one.
@@ -140,10 +138,10 @@ class rebuilder {
     throw error("retarget: no value named '" + name + "'");
   }
 
-  void bind_outputs(const onnx::NodeProto& node, const std::vector<ir::value>& outs,
+  void bind_outputs(const ir::node_view& node, const std::vector<ir::value>& outs,
                     const std::string& who) {
     std::size_t k = 0;
-    for (const auto& name : node.output()) {
+    for (const auto& name : node.outputs()) {
       if (name.empty()) continue;
       if (k >= outs.size())
         throw error("retarget: " + who + " gave " + std::to_string(outs.size()) +
@@ -155,37 +153,28 @@ class rebuilder {
                   std::to_string(k));
   }
 
-  std::vector<onnx::AttributeProto> rebuilt_attributes(ir::graph& g, const onnx::NodeProto& node) {
-    std::vector<onnx::AttributeProto> out;
-    for (const auto& a : node.attribute()) {
-      onnx::AttributeProto copy = a;
-      copy.clear_g();
-      copy.clear_graphs();
-      if (a.has_g()) {
-        auto body = g.subgraph(a.g().name());
-        rebuild(body, a.g(), false);
-        *copy.mutable_g() = body.proto();
-      }
-      for (const auto& b : a.graphs()) {
-        auto body = g.subgraph(b.name());
-        rebuild(body, b, false);
-        *copy.add_graphs() = body.proto();
-      }
-      out.push_back(std::move(copy));
-    }
+  // The node's attributes, each subgraph rebuilt in a subgraph of g.
+  ir::attribute_list rebuilt_attributes(ir::graph& g, const ir::node_view& node) {
+    ir::attribute_list out;
+    for (const auto& a : node.attributes())
+      out.push_back(a.with_rebuilt_subgraphs([&](const onnx::GraphProto& sub) {
+        auto body = g.subgraph(sub.name());
+        rebuild(body, sub, false);
+        return body.proto();
+      }));
     return out;
   }
 
-  void rebuild_node(ir::graph& g, const onnx::NodeProto& node, bool main_graph) {
+  void rebuild_node(ir::graph& g, const ir::node_view& node, bool main_graph) {
     std::vector<ir::value> inputs;
-    for (const auto& name : node.input())
+    for (const auto& name : node.inputs())
       inputs.push_back(name.empty() ? ir::value{} : lookup(name));
-    const bool standard = is_default_domain(node.domain());
+    const bool standard = node.in_default_domain();
     // An op its opset does not have is refused before anything rewrites it away.
-    if (ir::is_standard_domain(node.domain())) g.schema_of(node);
+    if (ir::is_standard_domain(node.domain())) g.schema_of(node.proto());
     if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
     if (main_graph && standard) {
-      if (auto fired = hooks_.try_rules({g, node, inputs, report_})) {
+      if (auto fired = hooks_.try_rules({g, node.proto(), inputs, report_})) {
         bind_outputs(node, fired->outputs, "rule " + std::string(fired->rule));
         changed = true;
         return;
@@ -212,11 +201,11 @@ class rebuilder {
 
   // ---- Folding ----
 
-  bool fold(ir::graph& g, const onnx::NodeProto& node, const std::vector<ir::value>& inputs) {
+  bool fold(ir::graph& g, const ir::node_view& node, const std::vector<ir::value>& inputs) {
     const std::string& op = node.op_type();
-    if (op == "Constant" || node.output_size() == 0) return false;
-    for (const auto& a : node.attribute())
-      if (a.has_g() || a.graphs_size() > 0) return false;
+    if (op == "Constant" || node.output_count() == 0) return false;
+    for (const auto& a : node.attributes())
+      if (a.has_subgraph()) return false;
     if (op == "Identity" && inputs.size() == 1 && inputs[0].valid() && g.constant_data(inputs[0])) {
       scopes_.back()[node.output(0)] = inputs[0];
       ++report_.identities_bypassed;
@@ -226,12 +215,12 @@ class rebuilder {
     // Dropout passes its input through in inference (no training_mode, or a constant false)
     // and with a ratio of 0, when nothing reads its mask.
     if (op == "Dropout" && !inputs.empty() && inputs[0].valid() &&
-        (node.output_size() < 2 || node.output(1).empty() || !read_.count(node.output(1)))) {
+        (node.output_count() < 2 || node.output(1).empty() || !read_.count(node.output(1)))) {
       const auto constant_is = [&](std::size_t i, double v) {
         if (inputs.size() <= i || !inputs[i].valid()) return true;  // absent: the default
-        const auto* t = g.constant_data(inputs[i]);
+        const ir::tensor_view t = g.constant_data(inputs[i]);
         if (!t) return false;
-        const auto values = ir::values_as_double(ir::tensor(*t));
+        const auto values = ir::values_as_double(t.copy());
         return values.size() == 1 && values.front() == v;
       };
       if (!constant_is(2, 0) && !constant_is(1, 0)) return false;
@@ -254,10 +243,8 @@ class rebuilder {
       } else {
         const auto rank = static_cast<std::int64_t>(dims.size());
         std::int64_t start = 0, end = rank;
-        for (const auto& a : node.attribute()) {
-          if (a.name() == "start") start = a.i();
-          if (a.name() == "end") end = a.i();
-        }
+        if (const auto a = node.attribute("start")) start = a->i();
+        if (const auto a = node.attribute("end")) end = a->i();
         if (start < 0) start += rank;
         if (end < 0) end += rank;
         start = std::clamp<std::int64_t>(start, 0, rank);
@@ -269,27 +256,26 @@ class rebuilder {
       return store_folded(g, node, {std::move(t)});
     }
     if (!can_evaluate(op)) return false;
-    std::vector<const onnx::TensorProto*> data;
+    std::vector<ir::tensor_view> data;
     for (const auto& in : inputs) {
       if (!in.valid()) {
-        data.push_back(nullptr);
+        data.emplace_back();
         continue;
       }
-      const auto* d = g.constant_data(in);
+      const ir::tensor_view d = g.constant_data(in);
       if (!d) return false;
       data.push_back(d);
     }
-    auto outs = evaluate(node, opset_, data);
+    auto outs = evaluate(node, opset_, std::span<const ir::tensor_view>(data));
     if (!outs) return false;
     return store_folded(g, node, std::move(*outs));
   }
 
-  bool store_folded(ir::graph& g, const onnx::NodeProto& node, std::vector<ir::tensor> outs) {
+  bool store_folded(ir::graph& g, const ir::node_view& node, std::vector<ir::tensor> outs) {
     for (const auto& t : outs)
-      if (static_cast<std::size_t>(ir::element_count(t.proto().dims())) > options_.fold_limit)
-        return false;
+      if (static_cast<std::size_t>(ir::element_count(t.dims())) > options_.fold_limit) return false;
     std::size_t k = 0;
-    for (const auto& name : node.output()) {
+    for (const auto& name : node.outputs()) {
       if (k >= outs.size()) break;
       auto& t = outs[k++];
       if (name.empty()) continue;
@@ -325,24 +311,6 @@ inline std::pair<std::size_t, std::size_t> remove_dead(ir::model& m) {
   return {dead, unused};
 }
 
-// The opset imports as the model wrote them (the standard domain as "", "ai.onnx" or no domain
-// field at all; their order), when the rebuilt model imports the same domains at the same
-// versions.
-inline void keep_import_spelling(const onnx::ModelProto& from, onnx::ModelProto& to) {
-  const auto imports = [](const onnx::ModelProto& m) {
-    std::map<std::string, std::int64_t> out;
-    for (const auto& o : m.opset_import())
-      out[std::string(ir::canonical_domain(o.domain()))] = o.version();
-    return out;
-  };
-  if (from.opset_import_size() == to.opset_import_size() && imports(from) == imports(to))
-    *to.mutable_opset_import() = from.opset_import();
-}
-
-inline std::size_t node_count(const onnx::GraphProto& g) {
-  return static_cast<std::size_t>(g.node_size());
-}
-
 RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
                                            const backend_hooks& hooks) {
   // Each weight is held once, by every pass and by the result: the source's bytes move into
@@ -351,47 +319,23 @@ RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
   const int opset = source.opset().value_or(ir::default_opset);
   report r;
   r.backend = std::string(hooks.backend);
-  r.nodes_before = node_count(source.graph());
+  r.nodes_before = ir::node_count(source);
   for (const auto name : hooks.rules) r.rules.emplace_back().name = name;
 
   ir::model current = std::move(source);
   bool changed = true;
   for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
-    const onnx::ModelProto& in = std::as_const(current).proto();
+    const ir::model& in = current;
     ir::graph g(opset);
-    bool imports_standard = in.opset_import_size() == 0;
-    for (const auto& import : in.opset_import())
-      if (!ir::is_default_domain(import.domain()))
-        g.set_domain_version(import.domain(), static_cast<int>(import.version()));
-      else
-        imports_standard = true;
-    if (!imports_standard) g.import_standard_domain_only_if_used();
-    g.set_name(in.graph().name());
     // Names the rebuilt nodes will take are kept from the ones rewrites generate.
-    std::vector<std::string> names;
-    for (const auto& n : in.graph().node())
-      names.insert(names.end(), n.output().begin(), n.output().end());
-    g.reserve_names(names);
+    ir::prepare_rebuild(g, in);
 
     rebuilder rebuild(hooks, o, r, opset, pass == 1);
-    rebuild.rebuild(g, in.graph(), true, current.shared_initializers());
+    rebuild.rebuild(g, in.graph(), true, in.shared_initializers());
     changed = rebuild.changed;
     r.passes = pass;
 
-    ir::model_info info;
-    info.ir_version = in.ir_version();
-    info.producer_name = in.producer_name();
-    info.producer_version = in.producer_version();
-    info.doc_string = in.doc_string();
-    ir::model next = ir::make_model(std::move(g), info);
-    auto& out = next.proto_without_shared_bytes();
-    if (!in.has_producer_name()) out.clear_producer_name();
-    if (!in.has_producer_version()) out.clear_producer_version();
-    if (in.has_domain()) out.set_domain(in.domain());
-    if (in.has_model_version()) out.set_model_version(in.model_version());
-    *out.mutable_metadata_props() = in.metadata_props();
-    *out.mutable_functions() = in.functions();
-    keep_import_spelling(in, out);
+    ir::model next = ir::rebuilt_model(std::move(g), in);
     if (o.cleanup) {
       const auto [dead, unused] = remove_dead(next);
       r.dead_nodes_removed += dead;
@@ -400,7 +344,7 @@ RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
     current = std::move(next);
   }
   r.fixed_point = !changed;
-  r.nodes_after = node_count(current.graph());
+  r.nodes_after = ir::node_count(current);
   // Inexact rewrites mark the nodes they make with their tag's name (approximation<Name>::mark).
   for (const auto& n : current.graph().node())
     if (const auto name = approximation_of_node(n.doc_string()))
