@@ -33,16 +33,15 @@ void infer_dynamic_resize(onnx::InferenceContext& ctx) {
   onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
   if (!onnx::hasInputShape(ctx, 0)) return;
   const auto& in = onnx::getInputShape(ctx, 0);
-  const onnx::TensorProto* scales = ctx.getInputData(1);  // null unless a constant
+  const rx::tensor_view scales = ctx.getInputData(1);  // absent unless a constant
   std::vector<float> s(static_cast<std::size_t>(in.dim_size()));
-  if (scales && scales->raw_data().size() == s.size() * sizeof(float))
-    std::memcpy(s.data(), scales->raw_data().data(), scales->raw_data().size());
-  else
-    scales = nullptr;
+  const auto bytes = scales ? scales.raw_bytes() : std::nullopt;
+  const bool known = bytes && bytes->size() == s.size() * sizeof(float);
+  if (known) std::memcpy(s.data(), bytes->data(), bytes->size());
   auto* out = onnx::getOutputShape(ctx, 0);
   for (int i = 0; i < in.dim_size(); ++i) {
     auto* d = out->add_dim();
-    if (scales && in.dim(i).has_dim_value())
+    if (known && in.dim(i).has_dim_value())
       d->set_dim_value(static_cast<std::int64_t>(
           std::floor(static_cast<float>(in.dim(i).dim_value()) * s[static_cast<std::size_t>(i)])));
   }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 #include <retarget/core/symbolic.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <string>
 
@@ -60,18 +61,19 @@ inline std::string fresh_name(const ir::graph_base& g, const std::string& base) 
   return name;
 }
 
-// A 2-D tensor stored in raw form, transposed.
-inline ir::tensor transposed(const onnx::TensorProto& t) {
-  const auto rows = static_cast<std::size_t>(t.dims(0)), cols = static_cast<std::size_t>(t.dims(1));
-  const std::size_t size = ir::size_of(static_cast<ir::dtype>(t.data_type()));
-  const std::string& from = t.raw_data();
-  std::vector<std::byte> to(from.size());
+// A 2-D tensor stored in raw form in memory, transposed; nullopt for another.
+inline std::optional<ir::tensor> transposed(const ir::tensor_view& t) {
+  const auto from = t && !t.is_external() ? t.raw_bytes() : std::nullopt;
+  const auto dims = from ? t.dims() : ir::dims_t{};
+  if (dims.size() != 2) return std::nullopt;
+  const auto rows = static_cast<std::size_t>(dims[0]), cols = static_cast<std::size_t>(dims[1]);
+  const std::size_t size = ir::size_of(t.type());
+  std::vector<std::byte> to(from->size());
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c)
-      std::memcpy(&to[(c * rows + r) * size], &from[(r * cols + c) * size], size);
-  return ir::tensor::from_raw(static_cast<ir::dtype>(t.data_type()),
-                              {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)},
-                              to);
+      std::memcpy(&to[(c * rows + r) * size], &(*from)[(r * cols + c) * size], size);
+  return ir::tensor::from_raw(
+      t.type(), {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)}, to);
 }
 
 }  // namespace detail
@@ -92,12 +94,11 @@ struct linear : symbolic_op<linear, "linear"> {
     if (x.rank() == 2 && b) return g.op("Gemm", x, w, *b, "transB"_i = 1);
     if (x.rank() == 2 && g.opset() >= 11) return g.op("Gemm", x, w, "transB"_i = 1);
     // A stored weight is stored transposed, as torch does, rather than transposed at run time.
-    const auto* stored = g.constant_data(w);
-    const auto y = g.op("MatMul", x,
-                        stored && stored->has_raw_data() && w.rank() == 2
-                            ? g.initializer(detail::fresh_name(g, w.name() + "_transposed"),
-                                            detail::transposed(*stored))
-                            : g.op("Transpose", w, "perm"_i = {1, 0}));
+    auto stored = detail::transposed(g.constant_data(w));  // a 2-D constant in memory
+    const auto y = g.op(
+        "MatMul", x,
+        stored ? g.initializer(detail::fresh_name(g, w.name() + "_transposed"), std::move(*stored))
+               : g.op("Transpose", w, "perm"_i = {1, 0}));
     return b ? g.op("Add", y, *b) : y;
   }
 };

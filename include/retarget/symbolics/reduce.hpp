@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <retarget/core/symbolic.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <vector>
 
@@ -20,16 +21,12 @@ inline value reduce(graph& g, const char* op, const value& x, const reduce_optio
   ir::node_spec spec;
   spec.op_type = op;
   spec.inputs = {x};
-  onnx::AttributeProto keep;
-  ("keepdims"_i = o.keepdim).write(keep);
-  spec.attributes.push_back(keep);
+  spec.attributes.push_back(ir::attribute_entry("keepdims"_i = o.keepdim));
   if (!o.dims.empty()) {
     if (axes_as_input) {
       spec.inputs.push_back(ints_constant(g, o.dims));
     } else {
-      onnx::AttributeProto axes;
-      ("axes"_i = o.dims).write(axes);
-      spec.attributes.push_back(axes);
+      spec.attributes.push_back(ir::attribute_entry("axes"_i = o.dims));
     }
   }
   return g.emit(std::move(spec)).front();

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <retarget/core/symbolic.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <vector>
 
@@ -85,15 +86,11 @@ struct split : symbolic_op<split, "split"> {
     spec.op_type = "Split";
     spec.inputs = {x};
     spec.output_count = sizes.size();
-    onnx::AttributeProto axis;
-    ("axis"_i = dim).write(axis);
-    spec.attributes.push_back(axis);
+    spec.attributes.push_back(ir::attribute_entry("axis"_i = dim));
     if (g.opset() >= 13) {
       spec.inputs.push_back(ints_constant(g, sizes));
     } else {
-      onnx::AttributeProto split;
-      ("split"_i = sizes).write(split);
-      spec.attributes.push_back(split);
+      spec.attributes.push_back(ir::attribute_entry("split"_i = sizes));
     }
     return g.emit(std::move(spec));
   }
