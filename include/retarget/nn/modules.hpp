@@ -14,6 +14,7 @@
 #include <optional>
 #include <retarget/core/module.hpp>
 #include <retarget/nn/parameter.hpp>
+#include <retarget/nn/upsample.hpp>
 #include <retarget/ops/functions.hpp>
 #include <retarget/trace/tensor.hpp>
 #include <span>
@@ -169,14 +170,7 @@ struct AvgPool2d : rewritable_module<AvgPool2d, "AvgPool2d"> {
   }
 };
 
-struct Upsample : rewritable_module<Upsample, "Upsample"> {
-  ops::interpolate_options options;
-  explicit Upsample(ops::interpolate_options o) : options(std::move(o)) {}
-  template <class B>
-  tensor<B> forward(const tensor<B>& x) const {
-    return ops::interpolate(x, options);
-  }
-};
+// Upsample: nn/upsample.hpp.
 
 // Identity in export, as in eval mode.
 struct Dropout : rewritable_module<Dropout, "Dropout"> {

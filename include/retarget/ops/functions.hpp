@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/core/rewritable.hpp>
+#include <retarget/ops/function_types.hpp>
 #include <retarget/symbolics.hpp>
 #include <retarget/trace/op_function.hpp>
 #include <retarget/trace/operators.hpp>
@@ -24,10 +25,6 @@ using symbolics::conv_options;
 using symbolics::interpolate_options;
 using symbolics::pool_options;
 using symbolics::reduce_options;
-using trace::ints;
-
-template <class Op, fixed_string Name>
-using op_function = trace::op_function<Op, Name>;
 
 // An arithmetic op: two tensors, or a tensor and a number (which takes the tensor's type).
 template <class Op, fixed_string Name>
@@ -60,54 +57,7 @@ RETARGET_BINARY_OP(div)
 RETARGET_BINARY_OP(pow)
 #undef RETARGET_BINARY_OP
 
-// Each op: `using relu_fn = ...; inline constexpr relu_fn relu;`, named as in torch.
-#define RETARGET_OP(name, symbolic)                          \
-  using name##_fn = op_function<symbolics::symbolic, #name>; \
-  inline constexpr name##_fn name{};
-RETARGET_OP(neg, neg)
-RETARGET_OP(matmul, matmul)
-RETARGET_OP(linear, linear)
-RETARGET_OP(conv1d, conv)
-RETARGET_OP(conv2d, conv)
-RETARGET_OP(conv_transpose2d, conv_transpose)
-RETARGET_OP(relu, relu)
-RETARGET_OP(sigmoid, sigmoid)
-RETARGET_OP(tanh, tanh)
-RETARGET_OP(gelu, gelu)
-RETARGET_OP(silu, silu)
-RETARGET_OP(leaky_relu, leaky_relu)
-RETARGET_OP(hardswish, hardswish)
-RETARGET_OP(softmax, softmax)
-RETARGET_OP(log_softmax, log_softmax)
-RETARGET_OP(batch_norm, batch_norm)
-RETARGET_OP(layer_norm, layer_norm)
-RETARGET_OP(max_pool2d, max_pool)
-RETARGET_OP(avg_pool2d, avg_pool)
-RETARGET_OP(adaptive_avg_pool2d, adaptive_avg_pool)
-RETARGET_OP(flatten, flatten)
-RETARGET_OP(reshape, reshape)
-RETARGET_OP(view, reshape)
-RETARGET_OP(permute, permute)
-RETARGET_OP(transpose, transpose)
-RETARGET_OP(squeeze, squeeze)
-RETARGET_OP(unsqueeze, unsqueeze)
-RETARGET_OP(cat, cat)
-RETARGET_OP(split, split)
-RETARGET_OP(slice, slice)
-RETARGET_OP(gather, gather)
-RETARGET_OP(index_select, index_select)
-RETARGET_OP(expand, expand)
-RETARGET_OP(repeat, repeat)
-RETARGET_OP(pad, pad)
-RETARGET_OP(interpolate, interpolate)
-RETARGET_OP(sum, sum)
-RETARGET_OP(mean, mean)
-RETARGET_OP(amax, amax)
-RETARGET_OP(where, where)
-RETARGET_OP(clamp, clamp)
-RETARGET_OP(cast, cast)
-RETARGET_OP(shape, shape)
-#undef RETARGET_OP
+// The ops that run one symbolic op (relu, squeeze, ...) are in ops/function_types.hpp.
 
 // A dim of x: its size when static, else a 0-d int64 tensor computed from a Shape node.
 template <class B>

@@ -6,16 +6,11 @@
 #include <optional>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/symbolics/helpers.hpp>
+#include <retarget/symbolics/interpolate_options.hpp>
 #include <string>
 #include <vector>
 
 namespace retarget::symbolics {
-
-struct interpolate_options {
-  std::vector<double> scale_factor = {};  // per spatial dim, or one for all
-  ints size = {};                         // the output's spatial size, instead
-  std::string mode = "nearest";           // nearest, bilinear, bicubic
-};
 
 namespace detail {
 // The attributes torch 1.13 gives Resize for each mode (align_corners=False). Before opset

@@ -1,7 +1,7 @@
 // How a traced call becomes nodes: apply<Op>(args...) lowers tensors to graph values, runs the
 // symbolic op Op through the symbolic rewrites for the arguments' backend, and raises the
-// results to tensors again; op_function<Op, Name> is the rewritable function whose origin
-// does that, the shape of every op of the library (retarget/ops.hpp).
+// results to tensors again; op_function<Op, Name> (op_function_type.hpp) is the rewritable function
+// whose origin does that, the shape of every op of the library (retarget/ops.hpp).
 #ifndef RETARGET_TRACE_OP_FUNCTION_HPP
 #define RETARGET_TRACE_OP_FUNCTION_HPP
 
@@ -13,14 +13,13 @@
 #include <retarget/core/rewritable.hpp>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/ir/value.hpp>
+#include <retarget/trace/op_function_type.hpp>
 #include <retarget/trace/tensor.hpp>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace retarget::trace {
-
-using ints = std::vector<std::int64_t>;
 
 namespace detail {
 
@@ -106,15 +105,6 @@ auto apply(const A&... args) {
         s, retarget::call<B>(s.environment(), Op{}, s.graph(), detail::lower(args)...));
   }
 }
-
-// An op of the library: a rewritable function whose origin applies the symbolic op Op.
-template <class Op, fixed_string Name>
-struct op_function : rewritable<op_function<Op, Name>, Name> {
-  template <class First, class... A>
-  requires(!is_rewrite_context_v<First>) auto origin(const First& first, const A&... args) const {
-    return apply<Op>(first, args...);
-  }
-};
 
 }  // namespace retarget::trace
 

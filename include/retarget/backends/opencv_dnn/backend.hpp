@@ -10,7 +10,7 @@
 
 #include <retarget/core/backend.hpp>
 #include <retarget/core/module.hpp>
-#include <retarget/nn.hpp>
+#include <retarget/nn/upsample.hpp>
 
 namespace retarget::backends {
 

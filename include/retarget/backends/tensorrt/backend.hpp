@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/rewritable.hpp>
-#include <retarget/ops.hpp>
+#include <retarget/ops/function_types.hpp>
 
 namespace retarget::backends {
 
@@ -18,7 +18,8 @@ struct tensorrt10 : backend_tag<"tensorrt10", tensorrt> {};
 }  // namespace retarget::backends
 
 // Seed 000's repeat_static: TensorRT's parser handles a 1-D Tile poorly, so a 1-D repeat goes
-// through 2-D (unsqueeze, repeat, squeeze).
+// through 2-D (unsqueeze, repeat, squeeze). The ops are named through their light header; the
+// body, a template, is compiled where a traced repeat calls it, with the op library there.
 template <>
 struct retarget::function_rewrite<retarget::ops::repeat_fn, retarget::backends::tensorrt> {
   template <class B>
