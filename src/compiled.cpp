@@ -1,12 +1,37 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, the conversion
-// engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, and the
-// shim over ONNX's version converter, compiled once. Built with RETARGET_COMPILING_LIBRARY,
-// their headers bring in the definitions (RETARGET_COMPILED_DECL in core/config.hpp);
-// translation units that link this library only declare them. Without it retarget is
-// header-only as ever.
+// engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, the shim
+// over ONNX's version converter, and the conversion packages of the backends whose tags declare
+// them compiled (opencv_dnn's rules, node rewrites and quirks), compiled once. Built with
+// RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
+// core/config.hpp); translation units that link this library only declare them. Without it
+// retarget is header-only as ever.
+#include <retarget/backends/opencv_dnn/convert.hpp>
+#include <retarget/convert/convert.hpp>
 #include <retarget/convert/detail/engine.hpp>
+#include <retarget/convert/quirk.hpp>
+#include <retarget/convert/refusals.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/version_converter.hpp>
+
+namespace retarget::convert {
+
+namespace {
+using opencv_dnn = backends::opencv_dnn;
+}
+
+package_hooks compiled_package<opencv_dnn>::hooks() {
+  return detail::hooks_for<opencv_dnn, rules_for<opencv_dnn>>();
+}
+
+void compiled_package<opencv_dnn>::check(const refusal_context& model, std::vector<refusal>& out) {
+  quirks_for<opencv_dnn>::check(model, out);
+}
+
+std::span<const std::string_view> compiled_package<opencv_dnn>::approximation_names() {
+  return quirks_for<opencv_dnn>::approximation_names;
+}
+
+}  // namespace retarget::convert

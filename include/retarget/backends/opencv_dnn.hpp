@@ -5,6 +5,8 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_HPP
 
 #include <retarget/backends/opencv_dnn/backend.hpp>
+// The conversion package, which the tag only declares with retarget::compiled.
+#include <retarget/backends/opencv_dnn/convert.hpp>
 #include <retarget/backends/opencv_dnn/manager.hpp>
 #include <retarget/backends/opencv_dnn/param.hpp>
 #if RETARGET_HAS_OPENCV_DNN

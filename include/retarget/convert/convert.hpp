@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <optional>
 #include <retarget/convert/detail/engine.hpp>
+#include <retarget/convert/fwd.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/node_rewrite.hpp>
 #include <retarget/convert/options.hpp>
@@ -120,6 +121,15 @@ backend_hooks hooks_for() {
   return hooks;
 }
 
+// Whether the conversion package of each backend of Chain is defined in this unit (a tag
+// that declares a compiled package declares its specializations without them).
+template <class Chain>
+inline constexpr bool packages_defined = false;
+template <class... Bs>
+inline constexpr bool packages_defined<boost::mp11::mp_list<Bs...>> =
+    ((!has_compiled_package<Bs> || (defined_here<rules_for<Bs>> && defined_here<quirks_for<Bs>>)) &&
+     ...);
+
 }  // namespace detail
 
 // Converts `source` for backend B with the rules Rules (by default, those its fallback chain
@@ -127,9 +137,25 @@ backend_hooks hooks_for() {
 // cannot be rebuilt (a cycle, a read of an undefined value, an op outside its opset). The
 // source is taken by value: a model moved in is converted without a copy of its weights, and
 // the result shares them (save() streams them; proto() copies them in).
+//
+// With retarget::compiled, a backend whose package is compiled there (its tag declares a
+// compiled_package, convert/fwd.hpp) converts with its rules from the library, the same in
+// every unit; another backend of B's chain, or other rules, need that package's rules as types.
 template <Backend B, class Rules = rules_of_t<B>>
 result convert(ir::model source, const options& o = {}) {
-  return detail::convert_with(std::move(source), o, detail::hooks_for<B, Rules>());
+  if constexpr (detail::has_compiled_package<B> && std::is_same_v<Rules, rules_for<B>>) {
+    return detail::convert_with(std::move(source), o, compiled_package<B>::hooks());
+  } else {
+    static_assert(detail::packages_defined<fallback_chain_t<B>>,
+                  "retarget: convert<B> needs the rules and node rewrites of a backend of B's "
+                  "chain whose tag only declares them (they are compiled into retarget::compiled): "
+                  "include that backend's conversion header, e.g. "
+                  "<retarget/backends/opencv_dnn/convert.hpp>");
+    if constexpr (detail::packages_defined<fallback_chain_t<B>>)
+      return detail::convert_with(std::move(source), o, detail::hooks_for<B, Rules>());
+    else
+      return result{};
+  }
 }
 
 // The model rebuilt as it is: every node through the checked emitter, nothing rewritten. A

@@ -12,6 +12,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 #include <optional>
+#include <retarget/convert/fwd.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/model.hpp>
@@ -32,9 +33,8 @@ struct refusal {
   std::string why;
 };
 
-// The model as a table sees it: the analyzed view (nodes, constants, inferred types), which
-// copies no weight.
-using refusal_context = ir::model_view;
+// The model as a table sees it (refusal_context, convert/fwd.hpp): the analyzed view (nodes,
+// constants, inferred types), which copies no weight.
 
 // Specialize for a backend as `: quirk_list<...>` (convert/quirk.hpp): its engine's quirks, from
 // which its table of refusals, its approximations and its rules come.
@@ -56,7 +56,10 @@ std::vector<std::string_view> approximations_of() {
   std::vector<std::string_view> out;
   boost::mp11::mp_for_each<fallback_chain_t<B>>([&](auto backend) {
     using X = decltype(backend);
-    if constexpr (requires { quirks_for<X>::approximation_names; })
+    // A package compiled into retarget::compiled offers them from there (its tag declares it).
+    if constexpr (detail::has_compiled_package<X>)
+      for (const auto& n : compiled_package<X>::approximation_names()) out.push_back(n);
+    else if constexpr (requires { quirks_for<X>::approximation_names; })
       for (const auto& n : quirks_for<X>::approximation_names) out.push_back(n);
     for (const auto& n : approximations<X>::names) out.push_back(n);
   });
@@ -101,7 +104,11 @@ std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
                                      engine_refusals<first>>;
     const refusal_context context(m);
     std::vector<refusal> out;
-    table::check(context, out);
+    // A package compiled into retarget::compiled checks from there.
+    if constexpr (detail::has_compiled_package<first>)
+      compiled_package<first>::check(context, out);
+    else
+      table::check(context, out);
     return out;
   }
 }
