@@ -8,6 +8,8 @@
 #ifndef RETARGET_CORE_CALL_HPP
 #define RETARGET_CORE_CALL_HPP
 
+#include <boost/mp11/algorithm.hpp>
+#include <cstddef>
 #include <retarget/core/rewrite_context.hpp>
 #include <type_traits>
 #include <utility>
@@ -39,9 +41,29 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
   } else if constexpr (detail::is_rewrite_env<F>) {
     return detail::call_under<B>(first, std::forward<Rest>(rest)...);
   } else if constexpr (Rewritable<F>) {
-    // The common call, straight to the selection: one function fewer to compile per call.
-    return detail::run<F, B, detail::first_candidate<F, B>>(first, env_of(rest...),
-                                                            std::forward<Rest>(rest)...);
+    // The common call runs its first candidate here, as detail::run would: each function a
+    // call compiles costs it more than the few lines repeated, and a call compiles one
+    // function fewer this way.
+    constexpr std::size_t index = detail::first_candidate<F, B>;
+    if constexpr (index == detail::origin_position<B>) {
+      return detail::run_origin<F, B>(first, env_of(rest...), std::forward<Rest>(rest)...);
+    } else {
+      using kind = typename F::retarget_kind;
+      using at = boost::mp11::mp_at_c<fallback_chain_t<B>, index>;
+      using rewrite = typename kind::template rewrite<F, at>;
+      const auto env = env_of(rest...);
+      const rewrite_context<F, B, index, std::remove_const_t<decltype(env)>> ctx{first, env};
+      if constexpr (requires { rewrite::call(ctx, std::forward<Rest>(rest)...); }) {
+        env.record(kind::kind, F::name, B::name, at::name);
+        try {
+          return rewrite::call(ctx, std::forward<Rest>(rest)...);
+        } catch (...) {
+          detail::rethrow_from_rewrite(kind::kind, F::name, B::name, at::name);
+        }
+      } else {
+        return detail::run<F, B, index>(first, env, std::forward<Rest>(rest)...);
+      }
+    }
   } else {
     return detail::call_under<B>(env_of(rest...), first, std::forward<Rest>(rest)...);
   }

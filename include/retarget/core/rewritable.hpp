@@ -53,8 +53,10 @@ namespace detail {
 struct function_kind {
   static constexpr rewrite_kind kind = rewrite_kind::function;
 
+  // With its last argument given, so that a lookup does not check the pair again: the chain's
+  // backends are checked, and a declaration was checked where it was written.
   template <class F, class B>
-  using rewrite = function_rewrite<F, B>;
+  using rewrite = function_rewrite<F, B, void>;
 
   // The origin may take the context first, or only the arguments. One template, not an
   // overload pair, so that each call compiles one candidate.

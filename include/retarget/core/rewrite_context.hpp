@@ -161,8 +161,28 @@ struct selection<F, boost::mp11::mp_list<Bs...>> {
 template <class F, class B>
 using selection_t = selection<F, fallback_chain_t<B>>;
 
+// The position of the origin in B's selection: one past the chain's last backend.
+template <class B>
+inline constexpr std::size_t origin_position = boost::mp11::mp_size<fallback_chain_t<B>>::value;
+
+// Where a call starts. A variable, not selection's member: a call compiles no class of its own
+// to find it (each further rewritable costs one lookup per backend of the chain, no more).
+constexpr std::size_t first_true(std::initializer_list<bool> declared) noexcept {
+  std::size_t i = 0;
+  for (bool d : declared) {
+    if (d) return i;
+    ++i;
+  }
+  return i;
+}
+template <class F, class Chain>
+inline constexpr std::size_t first_in = 0;
+template <class F, class... Bs>
+inline constexpr std::size_t first_in<F, boost::mp11::mp_list<Bs...>> =
+    first_true({is_declared<typename F::retarget_kind::template rewrite<F, Bs>>...});
+
 // The candidate at position I: its registry type and whose it is.
-template <class F, class B, std::size_t I, bool = I == selection_t<F, B>::origin>
+template <class F, class B, std::size_t I, bool = I == origin_position<B>>
 struct slot_at : rewrite_slot<origin_of<F>, void> {};
 template <class F, class B, std::size_t I>
 struct slot_at<F, B, I, false> : rewrite_slot<typename F::retarget_kind::template rewrite<
@@ -188,10 +208,12 @@ using candidates_t = typename candidates_at<
 
 template <class F, class B, std::size_t I, class Env, class... A>
 constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args);
+template <class F, class B, class Env, class... A>
+constexpr decltype(auto) run_origin(const F& fn, const Env& env, A&&... args);
 
 // The first candidate of F for B: where a call starts.
 template <class F, class B>
-inline constexpr std::size_t first_candidate = selection_t<F, B>::first_from(0);
+inline constexpr std::size_t first_candidate = first_in<F, fallback_chain_t<B>>;
 
 }  // namespace detail
 
@@ -199,7 +221,7 @@ template <class F, class B, std::size_t Index, class Env>
 class rewrite_context {
   using list_arg = detail::list_arg;
   using slot = detail::slot_at<F, B, Index>;
-  static constexpr std::size_t origin_index = detail::selection_t<F, B>::origin;
+  static constexpr std::size_t origin_index = detail::origin_position<B>;
 
  public:
   using function_type = F;
@@ -218,10 +240,21 @@ class rewrite_context {
   // Whose rewrite is running: a backend's name, "default", or "origin".
   static constexpr std::string_view rewrite_name() noexcept { return slot::name; }
 
-  // The function as it would run with no rewrite at all.
+  // The function as it would run with no rewrite at all. The origin is called here, not
+  // through detail::run_origin, so that each rewrite that calls it compiles one function less.
   template <class... A>
   constexpr decltype(auto) origin(A&&... args) const {
-    return detail::run<F, B, origin_index>(*fn_, env_, std::forward<A>(args)...);
+    using kind = typename F::retarget_kind;
+    using origin_context = rewrite_context<F, B, origin_index, Env>;
+    if constexpr (requires(const origin_context& ctx) {
+                    kind::call_origin(*fn_, ctx, std::forward<A>(args)...);
+                  }) {
+      return kind::call_origin(*fn_, origin_context{*fn_, env_}, std::forward<A>(args)...);
+    } else {
+      static_assert(detail::dependent_false<A...>,
+                    "retarget: the origin of this rewritable cannot take these arguments");
+      return detail::poisoned{};
+    }
   }
 
   // A braced list cannot be forwarded through a pack; these let `ctx.origin(x, {1, n})`
@@ -291,27 +324,42 @@ namespace detail {
   }
 }
 
+// The origin of F, under the context of the origin's position. One function for a call that
+// starts there and for ctx.origin(), so that the two cannot differ.
+template <class F, class B, class Env, class... A>
+RETARGET_ALWAYS_INLINE constexpr decltype(auto) run_origin(const F& fn, const Env& env,
+                                                           A&&... args) {
+  using kind = typename F::retarget_kind;
+  using ctx_type = rewrite_context<F, B, origin_position<B>, Env>;
+  if constexpr (requires(const ctx_type& ctx) {
+                  kind::call_origin(fn, ctx, std::forward<A>(args)...);
+                }) {
+    return kind::call_origin(fn, ctx_type{fn, env}, std::forward<A>(args)...);
+  } else {
+    static_assert(dependent_false<A...>,
+                  "retarget: the origin of this rewritable cannot take these arguments");
+    return poisoned{};
+  }
+}
+
+// The candidate at position Index of F's selection for B (the origin after the chain's last
+// backend). The backend and the rewrite are named here directly rather than through slot_at:
+// a call then compiles no class of its own beyond its context.
 template <class F, class B, std::size_t Index, class Env, class... A>
 RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args) {
-  using slot = slot_at<F, B, Index>;
-  using kind = typename F::retarget_kind;
-  const rewrite_context<F, B, Index, Env> ctx{fn, env};
-  if constexpr (std::is_same_v<typename slot::type, origin_of<F>>) {
-    if constexpr (requires { kind::call_origin(fn, ctx, std::forward<A>(args)...); }) {
-      return kind::call_origin(fn, ctx, std::forward<A>(args)...);
-    } else {
-      static_assert(dependent_false<A...>,
-                    "retarget: the origin of this rewritable cannot take these arguments");
-      return poisoned{};
-    }
+  if constexpr (Index == origin_position<B>) {
+    return run_origin<F, B>(fn, env, std::forward<A>(args)...);
   } else {
-    using rewrite = typename slot::type;
+    using kind = typename F::retarget_kind;
+    using at = boost::mp11::mp_at_c<fallback_chain_t<B>, Index>;
+    using rewrite = typename kind::template rewrite<F, at>;
+    const rewrite_context<F, B, Index, Env> ctx{fn, env};
     if constexpr (requires { rewrite::call(ctx, std::forward<A>(args)...); }) {
-      env.record(kind::kind, F::name, B::name, slot::name);
+      env.record(kind::kind, F::name, B::name, at::name);
       try {
         return rewrite::call(ctx, std::forward<A>(args)...);
       } catch (...) {
-        rethrow_from_rewrite(kind::kind, F::name, B::name, slot::name);
+        rethrow_from_rewrite(kind::kind, F::name, B::name, at::name);
       }
     } else {
       static_assert(dependent_false<A...>,
