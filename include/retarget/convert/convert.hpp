@@ -41,12 +41,61 @@ namespace retarget::convert {
 
 namespace detail {
 
-// The report's record of a rule, added when it has none.
-inline rule_record& record_of(report& r, std::string_view name) {
+// The report's record of a rule, added when it has none. Out of line: every rule calls it.
+[[gnu::noinline]] inline rule_record& record_of(report& r, std::string_view name) {
   for (auto& record : r.rules)
     if (record.name == name) return record;
   r.rules.emplace_back().name = name;
   return r.rules.back();
+}
+
+// What trying a rule does beyond its own pattern, condition and replacement, compiled once
+// here rather than once per rule in try_rule<R> (where it was most of each rule's code).
+
+// The closest attempt, kept for explain: a whole match refused by the condition beats any
+// partial one.
+[[gnu::noinline]] inline void note_attempt(rule_record& record, const rule_site& site,
+                                           std::size_t depth, bool matched, std::string why) {
+  if (record.fired) return;
+  if (!record.closest_at.empty() &&
+      std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
+    return;
+  record.closest_at = node_text(site.node);
+  record.closest_depth = depth;
+  record.closest_matched = matched;
+  record.closest_why = std::move(why);
+}
+[[gnu::noinline]] inline void note_refusal(rule_record& record, const rule_site& site,
+                                           std::size_t depth, std::string_view why) {
+  note_attempt(record, site, depth, true, "the condition said no: " + std::string(why));
+}
+[[gnu::noinline]] inline void note_false(rule_record& record, const rule_site& site,
+                                         std::size_t depth) {
+  note_refusal(record, site, depth, verdict(false).why);
+}
+
+// Called from a catch block: a retarget::error out of a rule's replacement names the rule.
+[[noreturn, gnu::noinline]] inline void rethrow_from_rule(std::string_view rule) {
+  try {
+    throw;
+  } catch (const error& e) {
+    std::throw_with_nested(
+        error("retarget: rule " + std::string(rule) + ": " + std::string(retarget::reason_of(e))));
+  }
+}
+
+// The nodes a rule made (from `before` on) marked with its name, and its record updated.
+[[gnu::noinline]] inline rule_firing rule_fired(const rule_site& site, rule_record& record,
+                                                std::string_view rule, int before,
+                                                std::size_t matched,
+                                                std::vector<ir::value> outputs) {
+  auto& g = site.g;
+  for (int i = before; i < g.proto().node_size(); ++i)
+    g.proto().mutable_node(i)->set_doc_string("retarget: made by rule " + std::string(rule));
+  ++record.fired;
+  record.nodes_matched += matched;
+  record.nodes_created += static_cast<std::size_t>(g.proto().node_size() - before);
+  return rule_firing{std::move(outputs), rule};
 }
 
 // Rule R tried on a node: its outputs when it matched, passed its condition and replaced the
@@ -60,42 +109,33 @@ std::optional<rule_firing> try_rule(const rule_site& site) {
   match<P> m;
   m.bind_graph(g);
   matcher<match<P>> walk(g, m);
-  // The closest attempt: a whole match refused by the condition beats any partial one.
-  const auto near_miss = [&](std::size_t depth, bool matched, std::string why) {
-    if (record.fired) return;
-    if (!record.closest_at.empty() &&
-        std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
-      return;
-    record.closest_at = node_text(site.node);
-    record.closest_depth = depth;
-    record.closest_matched = matched;
-    record.closest_why = std::move(why);
-  };
   if (!walk.match_node(R::pattern, site.node, site.inputs)) {
-    near_miss(walk.progress.depth, false, walk.progress.why);
+    note_attempt(record, site, walk.progress.depth, false, std::move(walk.progress.why));
     return std::nullopt;
   }
   if constexpr (requires { R::condition(m); }) {
-    const verdict v = R::condition(m);
-    if (!v.ok) {
-      near_miss(walk.progress.depth, true, "the condition said no: " + v.why);
-      return std::nullopt;
+    if constexpr (std::is_same_v<decltype(R::condition(m)), bool>) {
+      // A plain bool says no as verdict(false) would, without a verdict made per rule.
+      if (!R::condition(m)) {
+        note_false(record, site, walk.progress.depth);
+        return std::nullopt;
+      }
+    } else {
+      const verdict v = R::condition(m);
+      if (!v.ok) {
+        note_refusal(record, site, walk.progress.depth, v.why);
+        return std::nullopt;
+      }
     }
   }
   const int before = g.proto().node_size();
   std::vector<ir::value> outs;
   try {
     outs = as_outputs(R::replace(g, m));
-  } catch (const error& e) {
-    std::throw_with_nested(error("retarget: rule " + std::string(R::name) + ": " +
-                                 std::string(retarget::reason_of(e))));
+  } catch (const error&) {
+    rethrow_from_rule(R::name);
   }
-  for (int i = before; i < g.proto().node_size(); ++i)
-    g.proto().mutable_node(i)->set_doc_string("retarget: made by rule " + std::string(R::name));
-  ++record.fired;
-  record.nodes_matched += m.nodes().size();
-  record.nodes_created += static_cast<std::size_t>(g.proto().node_size() - before);
-  return rule_firing{std::move(outs), R::name};
+  return rule_fired(site, record, R::name, before, m.nodes().size(), std::move(outs));
 }
 
 // The rules in their declared order: the first that fires takes the node.

@@ -79,9 +79,9 @@ struct node_op : rewritable_of_kind<node_op<Op>, Op, detail::node_kind> {
 
 namespace detail {
 
-// A rewrite's result as the node's outputs.
+// A rewrite's result as the node's outputs. Out of line: every rule and rewrite calls them.
 inline std::vector<ir::value> as_outputs(std::vector<ir::value> v) { return v; }
-inline std::vector<ir::value> as_outputs(const ir::value& v) { return {v}; }
+[[gnu::noinline]] inline std::vector<ir::value> as_outputs(const ir::value& v) { return {v}; }
 template <std::size_t N>
 std::vector<ir::value> as_outputs(const std::array<ir::value, N>& a) {
   return {a.begin(), a.end()};

@@ -402,6 +402,51 @@ inline std::string node_text(const onnx::NodeProto& n) {
   return n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'");
 }
 
+// Why an attempt stopped, given the text of the node it stopped at (node_text). Written once
+// here, out of line, rather than in each rule's matcher: a message built in a template is
+// compiled again for every pattern.
+[[gnu::noinline]] inline std::string wrong_op(std::string_view op, const std::string& found) {
+  return "expected " + std::string(op) + ", found " + found;
+}
+[[gnu::noinline]] inline std::string too_many_inputs(const std::string& node, std::size_t has,
+                                                     std::size_t expected) {
+  return node + " has " + std::to_string(has) + " inputs, the pattern " + std::to_string(expected);
+}
+[[gnu::noinline]] inline std::string input_text(std::size_t index, const std::string& node) {
+  return "input " + std::to_string(index) + " of " + node;
+}
+[[gnu::noinline]] inline std::string absent_input(std::size_t index, const std::string& node,
+                                                  std::string_view expects) {
+  return input_text(index, node) + " is absent" +
+         (expects.empty() ? "" : ", the pattern expects " + std::string(expects));
+}
+[[gnu::noinline]] inline std::string not_constant(std::size_t index, const std::string& node,
+                                                  const ir::value& v, std::string_view capture) {
+  return input_text(index, node) + " ('" + v.name() + "') is not a constant, as \"" +
+         std::string(capture) + "\"_c requires";
+}
+[[gnu::noinline]] inline std::string bound_twice(std::string_view capture, const ir::value& bound,
+                                                 const ir::value& v) {
+  return "\"" + std::string(capture) + "\" is bound to '" + bound.name() + "' and to '" + v.name() +
+         "'";
+}
+[[gnu::noinline]] inline std::string not_an_output(std::size_t index, const std::string& node,
+                                                   const ir::value& v, std::string_view expects) {
+  return input_text(index, node) + " ('" + v.name() +
+         "') is not a node's output, the pattern expects " + std::string(expects);
+}
+[[gnu::noinline]] inline std::string not_output_k(const ir::value& v, std::size_t k,
+                                                  const std::string& producer) {
+  return "'" + v.name() + "' is not output " + std::to_string(k) + " of " + producer;
+}
+
+// Whether any input from `from` on is present: a pattern of `from` inputs then fails.
+inline bool has_input_from(const std::vector<ir::value>& inputs, std::size_t from) {
+  for (std::size_t i = from; i < inputs.size(); ++i)
+    if (inputs[i].valid()) return true;
+  return false;
+}
+
 template <class Match>
 class matcher {
  public:
@@ -413,12 +458,10 @@ class matcher {
   bool match_node(const op_pattern<O, N, K, C, I...>& p, const onnx::NodeProto& node,
                   const std::vector<ir::value>& inputs) {
     if (node.op_type() != O.view() || !ir::is_default_domain(node.domain()))
-      return fail("expected " + std::string(O.view()) + ", found " + node_text(node));
+      return fail(wrong_op(O.view(), node_text(node)));
     if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{&node};
-    for (std::size_t i = sizeof...(I); i < inputs.size(); ++i)
-      if (inputs[i].valid())
-        return fail(node_text(node) + " has " + std::to_string(inputs.size()) +
-                    " inputs, the pattern " + std::to_string(sizeof...(I)));
+    if (has_input_from(inputs, sizeof...(I)))
+      return fail(too_many_inputs(node_text(node), inputs.size(), sizeof...(I)));
     m_.matched_nodes().push_back(&node);
     ++progress.depth;
     const auto at = [&](std::size_t i) { return i < inputs.size() ? inputs[i] : ir::value{}; };
@@ -459,17 +502,12 @@ class matcher {
   requires(requires {
     Capture::constant;
   }) bool match_value(Capture, const ir::value& v, const onnx::NodeProto& node, std::size_t index) {
-    if (!v.valid())
-      return fail("input " + std::to_string(index) + " of " + node_text(node) + " is absent");
+    if (!v.valid()) return fail(absent_input(index, node_text(node), {}));
     if (Capture::constant && !g_.constant_data(v))
-      return fail("input " + std::to_string(index) + " of " + node_text(node) + " ('" + v.name() +
-                  "') is not a constant, as \"" + std::string(Capture::name.view()) +
-                  "\"_c requires");
+      return fail(not_constant(index, node_text(node), v, Capture::name.view()));
     auto& slot = m_.captures()[key_of<Capture::name>];
     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(slot)>, ir::value>) {
-      if (slot.valid() && !(slot == v))
-        return fail("\"" + std::string(Capture::name.view()) + "\" is bound to '" + slot.name() +
-                    "' and to '" + v.name() + "'");
+      if (slot.valid() && !(slot == v)) return fail(bound_twice(Capture::name.view(), slot, v));
       slot = v;
     }
     return true;
@@ -478,17 +516,12 @@ class matcher {
   template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
   bool match_value(const op_pattern<O, N, K, C, I...>& p, const ir::value& v,
                    const onnx::NodeProto& node, std::size_t index) {
-    if (!v.valid())
-      return fail("input " + std::to_string(index) + " of " + node_text(node) +
-                  " is absent, the pattern expects " + std::string(O.view()));
+    if (!v.valid()) return fail(absent_input(index, node_text(node), O.view()));
     const onnx::NodeProto* producer = g_.producer(v);
-    if (!producer)
-      return fail("input " + std::to_string(index) + " of " + node_text(node) + " ('" + v.name() +
-                  "') is not a node's output, the pattern expects " + std::string(O.view()));
+    if (!producer) return fail(not_an_output(index, node_text(node), v, O.view()));
     if (static_cast<int>(K) >= producer->output_size() ||
         producer->output(static_cast<int>(K)) != v.name())
-      return fail("'" + v.name() + "' is not output " + std::to_string(K) + " of " +
-                  node_text(*producer));
+      return fail(not_output_k(v, K, node_text(*producer)));
     std::vector<ir::value> inputs;
     for (const auto& name : producer->input())
       inputs.push_back(name.empty() ? ir::value{} : g_.find(name));
