@@ -41,6 +41,8 @@ struct origin_of {
 
 namespace detail {
 
+struct function_kind;  // retarget/core/rewritable.hpp
+
 template <class...>
 inline constexpr bool dependent_false = false;
 
@@ -246,9 +248,16 @@ class rewrite_context {
   constexpr decltype(auto) origin(A&&... args) const {
     using kind = typename F::retarget_kind;
     using origin_context = rewrite_context<F, B, origin_index, Env>;
-    if constexpr (requires(const origin_context& ctx) {
-                    kind::call_origin(*fn_, ctx, std::forward<A>(args)...);
-                  }) {
+    if constexpr (
+        std::is_same_v<kind, detail::function_kind> &&
+        !requires(const origin_context& ctx) { fn_->origin(ctx, std::forward<A>(args)...); } &&
+        requires { fn_->origin(std::forward<A>(args)...); }) {
+      // A function's origin that takes no context, called as function_kind::call_origin would
+      // call it: no origin context and no call_origin to compile for each rewrite that ends here.
+      return fn_->origin(std::forward<A>(args)...);
+    } else if constexpr (requires(const origin_context& ctx) {
+                           kind::call_origin(*fn_, ctx, std::forward<A>(args)...);
+                         }) {
       return kind::call_origin(*fn_, origin_context{*fn_, env_}, std::forward<A>(args)...);
     } else {
       static_assert(detail::dependent_false<A...>,
