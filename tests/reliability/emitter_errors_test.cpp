@@ -372,6 +372,21 @@ TEST(EmitterRanks, RecurrentOpsOfTheWrongRankAreRefusedNotCrashed) {
             "retarget: LSTM (opset 1): input 0 'x' has rank 0, the op takes rank 3");
 }
 
+// Found by fuzz_load_model: ONNX's inference for convolutions and pooling divides by each stride.
+TEST(EmitterRanks, AStrideOfZeroIsRefusedNotCrashed) {
+  rx::graph g(6);
+  auto x = g.input("x", rx::dtype::f32, {2, 3, 6, 1});
+  EXPECT_EQ(error_of([&] {
+              g.op("AveragePool", x, "kernel_shape"_i = {2, 1}, "strides"_i = {0, 1});
+            }),
+            "retarget: AveragePool (opset 6): attribute 'strides'[0] is 0: a stride is at least 1");
+  EXPECT_EQ(error_of([&] {
+              g.op("MaxPool", x, "kernel_shape"_i = {2, 1}, "strides"_i = {1, -2});
+            }),
+            "retarget: MaxPool (opset 6): attribute 'strides'[1] is -2: a stride is at least 1");
+  EXPECT_EQ(g.node_count(), 0u);
+}
+
 }  // namespace
 
 namespace {

@@ -3,6 +3,7 @@
 // stays as it was and no partial file is left.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <retarget/ir.hpp>
@@ -245,6 +246,91 @@ TEST(ModelErrors, ShapeInferenceOfAModelTheCheckerRefusesIsAnError) {
                 0),
             0u)
       << message;
+}
+
+// Found by fuzz_load_model: ONNX's inference for convolutions and pooling divides by each
+// stride and stopped the process (SIGFPE) on a stride of 0, which its checker lets through.
+// Refused before inference runs, wherever the node is: the main graph, an If's branch, a
+// model-local function.
+void set_strides(onnx::NodeProto& node, std::vector<std::int64_t> strides) {
+  auto* a = node.add_attribute();
+  a->set_name("strides");
+  a->set_type(onnx::AttributeProto::INTS);
+  for (auto s : strides) a->add_ints(s);
+}
+
+constexpr const char* zero_stride_error =
+    "retarget: Conv (opset 17): attribute 'strides'[1] is 0: a stride is at least 1";
+
+TEST(ModelErrors, AStrideOfZeroIsRefusedBeforeInference) {
+  auto m = conv_model(2);
+  set_strides(*m.proto().mutable_graph()->mutable_node(0), {1, 0});
+  EXPECT_EQ(error_of([&] { m.check(); }), zero_stride_error);
+  EXPECT_EQ(error_of([&] { m.infer_shapes(); }), zero_stride_error);
+  auto& strides = *m.proto().mutable_graph()->mutable_node(0)->mutable_attribute()->rbegin();
+  strides.set_ints(0, -2);
+  EXPECT_EQ(error_of([&] { m.infer_shapes(); }),
+            "retarget: Conv (opset 17): attribute 'strides'[0] is -2: a stride is at least 1");
+  strides.set_ints(0, 1);
+  strides.set_ints(1, 1);
+  EXPECT_NO_THROW(m.infer_shapes());
+}
+
+TEST(ModelErrors, AStrideOfZeroInABranchIsRefused) {
+  auto m = conv_model(2);
+  auto& graph = *m.proto().mutable_graph();
+  // y = If(c) { Conv(x, w) with a stride of 0 } else { Conv(x, w) }, with c a new input.
+  onnx::GraphProto branch;
+  branch.set_name("branch");
+  *branch.add_node() = graph.node(0);
+  branch.mutable_node(0)->set_output(0, "branch_y");
+  *branch.add_output() = graph.output(0);
+  branch.mutable_output(0)->set_name("branch_y");
+  onnx::GraphProto bad = branch;
+  set_strides(*bad.mutable_node(0), {1, 0});
+  auto* c = graph.add_input();
+  c->set_name("c");
+  c->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+  c->mutable_type()->mutable_tensor_type()->mutable_shape();
+  onnx::NodeProto choice;
+  choice.set_op_type("If");
+  choice.add_input("c");
+  choice.add_output("y");
+  auto* then_branch = choice.add_attribute();
+  then_branch->set_name("then_branch");
+  then_branch->set_type(onnx::AttributeProto::GRAPH);
+  *then_branch->mutable_g() = bad;
+  auto* else_branch = choice.add_attribute();
+  else_branch->set_name("else_branch");
+  else_branch->set_type(onnx::AttributeProto::GRAPH);
+  *else_branch->mutable_g() = branch;
+  graph.clear_node();
+  *graph.add_node() = choice;
+  EXPECT_EQ(error_of([&] { m.infer_shapes(); }), zero_stride_error);
+}
+
+TEST(ModelErrors, AStrideOfZeroInAModelLocalFunctionIsRefused) {
+  auto m = conv_model(2);
+  auto& proto = m.proto();
+  auto& graph = *proto.mutable_graph();
+  // y = local::Strided(x, w), whose body is the Conv with a stride of 0.
+  auto* f = proto.add_functions();
+  f->set_name("Strided");
+  f->set_domain("local");
+  f->add_input("x");
+  f->add_input("w");
+  f->add_output("y");
+  *f->add_node() = graph.node(0);
+  set_strides(*f->mutable_node(0), {1, 0});
+  *f->add_opset_import() = proto.opset_import(0);
+  auto* local = proto.add_opset_import();
+  local->set_domain("local");
+  local->set_version(1);
+  auto& call = *graph.mutable_node(0);
+  call.clear_attribute();
+  call.set_op_type("Strided");
+  call.set_domain("local");
+  EXPECT_EQ(error_of([&] { m.infer_shapes(); }), zero_stride_error);
 }
 
 }  // namespace

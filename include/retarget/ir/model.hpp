@@ -168,6 +168,8 @@ class model {
     try {
       auto copy = checked_copy();
       detail::infer_model_shapes(copy, /*strict=*/true);
+    } catch (const error&) {  // retarget's own refusal names the node already
+      throw;
     } catch (const std::exception& e) {
       throw error(std::string("retarget: model check failed: ") + e.what());
     }
@@ -191,6 +193,8 @@ class model {
     }
     try {
       detail::infer_model_shapes(copy ? *copy : proto_, /*strict=*/false);
+    } catch (const error&) {
+      throw;
     } catch (const std::exception& e) {
       throw error(std::string("retarget: shape inference failed: ") + e.what());
     }

@@ -1,8 +1,8 @@
 // The checks a node passes before it joins a graph, each with an error that names the op, its
 // opset and what is wrong: the op exists at the opset, its attributes are declared with their
 // kinds (an attribute that became an input says so) and enumerated ones have a value the op
-// takes, its input and output counts fit, ONNX's own Verify, the ranks ONNX's inference would
-// crash on, and its inputs' element types.
+// takes, its input and output counts fit, ONNX's own Verify, the ranks and strides ONNX's
+// inference would crash on, and its inputs' element types.
 #ifndef RETARGET_IR_DETAIL_NODE_CHECK_HPP
 #define RETARGET_IR_DETAIL_NODE_CHECK_HPP
 
@@ -201,6 +201,33 @@ inline void check_ranks(const onnx::NodeProto& node, int version,
   }
 }
 
+// ONNX's inference for convolutions and pooling divides by each stride without checking it (a
+// model-loading fuzz run stopped on SIGFPE at an AveragePool with a stride of 0): a standard
+// op's strides are checked before any inference runs. A stride below 1 means nothing anyway.
+inline void check_strides(const onnx::NodeProto& node, int version) {
+  if (!canonical_domain(node.domain()).empty()) return;
+  for (const auto& a : node.attribute()) {
+    if (a.name() != "strides" || a.type() != onnx::AttributeProto::INTS) continue;
+    for (int i = 0; i < a.ints_size(); ++i)
+      if (a.ints(i) < 1)
+        throw error(node_where(node, version) + ": attribute 'strides'[" + std::to_string(i) +
+                    "] is " + std::to_string(a.ints(i)) + ": a stride is at least 1");
+  }
+}
+
+// The same for every node of a graph, its subgraphs' included, before the whole model's
+// inference runs. `versions` gives a domain's opset, for the messages.
+template <class VersionOf>
+void check_strides_in(const onnx::GraphProto& graph, const VersionOf& versions) {
+  for (const auto& node : graph.node()) {
+    check_strides(node, versions(node.domain()));
+    for (const auto& a : node.attribute()) {
+      if (a.has_g()) check_strides_in(a.g(), versions);
+      for (const auto& body : a.graphs()) check_strides_in(body, versions);
+    }
+  }
+}
+
 // The inputs' element types against the schema's type constraints: a type the op does not
 // take, or two inputs of one constraint (Mul's T) with different types. Inference alone
 // lets the second through, and the model fails only when an engine loads it.
@@ -229,6 +256,7 @@ RETARGET_IR_DECL const onnx::OpSchema& check_node(const onnx::NodeProto& node, i
     throw error(node_where(node, version) + ": " + e.what());
   }
   check_ranks(node, version, types);
+  check_strides(node, version);
   check_input_types(schema, node, version, types);
   return schema;
 }

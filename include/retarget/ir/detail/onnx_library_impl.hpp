@@ -9,8 +9,10 @@
 
 #include <optional>
 #include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/domain.hpp>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,16 @@ namespace retarget::ir::detail {
 RETARGET_IR_DECL void check_model(const onnx::ModelProto& m) { onnx::checker::check_model(m); }
 
 RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
+  // What ONNX's inference would crash on rather than refuse (node_check.hpp).
+  const auto version_of = [&](const std::string& domain) {
+    for (const auto& o : m.opset_import())
+      if (canonical_domain(o.domain()) == canonical_domain(domain))
+        return static_cast<int>(o.version());
+    return 0;
+  };
+  check_strides_in(m.graph(), version_of);
+  for (const auto& f : m.functions())
+    for (const auto& node : f.node()) check_strides(node, version_of(node.domain()));
   onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(),
                                      strict ? onnx::ShapeInferenceOptions(true, 1, true)
                                             : onnx::ShapeInferenceOptions(false, 0, true));
