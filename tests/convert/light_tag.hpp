@@ -18,6 +18,8 @@ retarget::convert::result convert_with_package_types(retarget::ir::model m);
 // quirks_for<opencv_dnn>, read from the package's types.
 std::vector<retarget::convert::refusal> refusals_from_package_types(const retarget::ir::model& m);
 std::vector<std::string_view> approximations_from_package_types();
+// node_rewrite_ops<opencv_dnn>(), where the package's node rewrites are defined.
+std::vector<std::string_view> node_rewrites_from_package_types();
 
 }  // namespace light_tag
 

@@ -32,4 +32,8 @@ std::vector<std::string_view> approximations_from_package_types() {
   return {names.begin(), names.end()};
 }
 
+std::vector<std::string_view> node_rewrites_from_package_types() {
+  return rc::node_rewrite_ops<bk::opencv_dnn>();
+}
+
 }  // namespace light_tag

@@ -112,4 +112,12 @@ TEST(tag_alone, offers_the_package_approximations) {
   EXPECT_FALSE(offered.empty());
 }
 
+// The tag declares the package's node rewrites by hand, so that a unit seeing the tag alone
+// never takes the unspecialized node_rewrite for them: the two lists must be the same.
+TEST(tag_alone, declares_every_node_rewrite_of_the_package) {
+  const auto declared = rc::node_rewrite_ops<bk::opencv_dnn>();
+  EXPECT_EQ(declared, light_tag::node_rewrites_from_package_types());
+  EXPECT_FALSE(declared.empty());
+}
+
 }  // namespace

@@ -138,6 +138,20 @@ inline constexpr auto handlers =
 
 }  // namespace detail
 
+// The ops of the default domain that B's chain rewrites with node rewrites, sorted, as this unit
+// sees them: defined, or declared by a tag whose package is compiled (backends/NAME/backend.hpp).
+template <Backend B>
+std::vector<std::string_view> node_rewrite_ops() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    std::vector<std::string_view> ops;
+    ((detail::rewritten_in<I, fallback_chain_t<B>> ? ops.push_back(detail::default_domain_ops[I])
+                                                   : void()),
+     ...);
+    return ops;
+  }
+  (std::make_index_sequence<detail::default_domain_ops.size()>{});
+}
+
 // Rebuilds n in g for backend B through its op's node rewrite, under env (its config and
 // log). Nodes of other domains are emitted unchanged.
 template <Backend B, class Env>
