@@ -25,10 +25,12 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <iterator>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "convert/light_tag.hpp"
@@ -113,10 +115,14 @@ TEST(tag_alone, offers_the_package_approximations) {
 }
 
 // The tag declares the package's node rewrites by hand, so that a unit seeing the tag alone
-// never takes the unspecialized node_rewrite for them: the two lists must be the same.
+// never takes the unspecialized node_rewrite for them, and lists their ops, which node_rewrite
+// checks a declaration against: the declarations, the list and the package's definitions must
+// name the same ops.
 TEST(tag_alone, declares_every_node_rewrite_of_the_package) {
   const auto declared = rc::node_rewrite_ops<bk::opencv_dnn>();
   EXPECT_EQ(declared, light_tag::node_rewrites_from_package_types());
+  const auto& listed = rc::compiled_package<bk::opencv_dnn>::node_rewrite_ops;
+  EXPECT_EQ(declared, std::vector<std::string_view>(std::begin(listed), std::end(listed)));
   EXPECT_FALSE(declared.empty());
 }
 

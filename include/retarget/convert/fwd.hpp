@@ -7,7 +7,9 @@
 // entry points; the package's header defines them, and src/compiled.cpp, which includes it,
 // compiles them once. convert<B> and `check --backend` then work from a unit that sees only
 // the tag, every rule active, and the specializations are the same in every unit (the tag
-// declares them all), so no unit can see the backend without its rules.
+// declares them all), so no unit can see the backend without its rules. A node rewrite for
+// such a backend other than the package's does not compile (node_rewrite.hpp): the library's
+// conversion could not run it.
 #ifndef RETARGET_CONVERT_FWD_HPP
 #define RETARGET_CONVERT_FWD_HPP
 
@@ -43,6 +45,7 @@ struct backend_hooks;
 using package_hooks = detail::backend_hooks;
 
 // Specialize for a backend whose package is compiled into retarget::compiled, declaring:
+//   static constexpr std::string_view node_rewrite_ops[] = {...};   // its node rewrites' ops
 //   static package_hooks hooks();   // its rules and node rewrites, for convert<B>
 //   static void check(const refusal_context&, std::vector<refusal>&);   // quirks_for<B>::check
 //   static std::span<const std::string_view> approximation_names();

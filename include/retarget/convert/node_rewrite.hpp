@@ -17,6 +17,7 @@
 #include <array>
 #include <boost/mp11/algorithm.hpp>
 #include <cstddef>
+#include <retarget/convert/fwd.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/call.hpp>
@@ -33,6 +34,17 @@
 namespace retarget::convert {
 
 namespace detail {
+// Whether a node rewrite of op may be declared for B: any, unless B's package is compiled into
+// the library, whose conversion runs the package's own only.
+template <class B>
+constexpr bool package_may_define(std::string_view op) {
+  if constexpr (has_compiled_package<B>)
+    return std::ranges::find(compiled_package<B>::node_rewrite_ops, op) !=
+           std::ranges::end(compiled_package<B>::node_rewrite_ops);
+  else
+    return true;
+}
+
 // Checked where a node_rewrite is named, so a misspelt op is one readable error.
 template <fixed_string Op, class B>
 struct node_rewrite_target {
@@ -41,6 +53,11 @@ struct node_rewrite_target {
                 "the default domain: other domains' nodes are emitted unchanged)");
   static_assert(Backend<B>,
                 "retarget: node_rewrite declared for a backend tag that is not a Backend");
+  static_assert(
+      package_may_define<B>(Op),
+      "retarget: node_rewrite declared for a backend whose conversion package is compiled "
+      "into retarget::compiled, which would never run it: declare it for a tag of your "
+      "own that falls back to that backend");
   using type = void;
 };
 }  // namespace detail
@@ -114,12 +131,14 @@ std::vector<ir::value> unchanged(const Env&, ir::graph& g, const node& n) {
 }
 
 // Whether a backend of the chain declares a rewrite of op I: one fold per op, not an mp11
-// algorithm, since the table asks it of every op of the default domain.
+// algorithm, since the table asks it of every op of the default domain. The last argument is
+// given, so that the probe does not run node_rewrite_target's checks on every op (the chain's
+// backends are checked, the op names are the schema table's own).
 template <std::size_t I, class Chain>
 inline constexpr bool rewritten_in = false;
 template <std::size_t I, class... Bs>
 inline constexpr bool rewritten_in<I, boost::mp11::mp_list<Bs...>> = (!requires {
-  typename node_rewrite<op_name_at<I>, Bs>::retarget_undeclared;
+  typename node_rewrite<op_name_at<I>, Bs, void>::retarget_undeclared;
 } || ...);
 
 template <class B, class Env, std::size_t I, bool = rewritten_in<I, fallback_chain_t<B>>>

@@ -62,6 +62,10 @@ struct retarget::convert::node_rewrite<"Resize", retarget::backends::opencv_dnn,
 
 template <>
 struct retarget::convert::compiled_package<retarget::backends::opencv_dnn> {
+  // The ops of the node rewrites declared above, sorted: no other can be declared for the tag
+  // (node_rewrite.hpp), and a test checks that the package defines these and no more.
+  static constexpr std::string_view node_rewrite_ops[] = {"Clip", "LayerNormalization", "Pad",
+                                                          "Resize"};
   static package_hooks hooks();
   static void check(const refusal_context& model, std::vector<refusal>& out);
   static std::span<const std::string_view> approximation_names();
