@@ -178,14 +178,13 @@ struct bisection {
 namespace detail {
 
 // The model with the inferred types of its intermediate values, where ONNX can infer them; a
-// model its checker refuses is taken as it is. Its weights are in it, for the models that
-// expose its values.
+// model its checker refuses is taken as it is. Mapped weights stay mapped: the models that
+// expose its values share them, and saving streams them.
 inline ir::model with_value_types(ir::model m) {
   try {
     m.infer_shapes();
   } catch (const error&) {
   }
-  m.materialize();
   return m;
 }
 
@@ -314,8 +313,9 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
   b.candidate = candidate;
   const auto candidate_model = detail::with_value_types(ir::load(candidate.model));
   const bool same_model = std::filesystem::equivalent(reference.model, candidate.model);
-  const auto reference_model =
-      same_model ? candidate_model : detail::with_value_types(ir::load(reference.model));
+  std::optional<ir::model> other_model;  // the reference's, when it is another file
+  if (!same_model) other_model = detail::with_value_types(ir::load(reference.model));
+  const ir::model& reference_model = other_model ? *other_model : candidate_model;
   const ir::model_view candidate_view(candidate_model, {.infer_types = false});
   const ir::model_view reference_view(reference_model, {.infer_types = false});
   const auto names = detail::values_of_both(reference_view, candidate_view, b);

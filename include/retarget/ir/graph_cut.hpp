@@ -58,7 +58,8 @@ inline cut_model without_nodes(const model& m, const model_view& view, const std
                                const std::function<std::string(int)>& where) {
   const auto& g = m.proto().graph();
   cut_model out{m, {}};
-  auto& rg = *out.rest.proto().mutable_graph();
+  // Nodes, inputs and outputs change, the initializers do not: shared weights stay shared.
+  auto& rg = *out.rest.proto_without_shared_bytes().mutable_graph();
   rg.clear_node();
   const std::set<int> cut_set(cut.begin(), cut.end());
   std::unordered_set<std::string> produced_by_rest, read_by_rest, graph_outputs;

@@ -46,22 +46,25 @@ RETARGET_IR_DECL bool onnx_converter_has(const std::string& op, int from, int to
   return detail::onnx_converter::instance().has(op, from, to);
 }
 
+// Both edit fields of the model alone: its shared weights stay shared (proto() would copy them).
 RETARGET_IR_DECL void set_default_opset(model& m, int opset) {
+  auto& proto = m.proto_without_shared_bytes();
   bool found = false;
-  for (auto& o : *m.proto().mutable_opset_import())
+  for (auto& o : *proto.mutable_opset_import())
     if (is_default_domain(o.domain())) {
       o.set_version(opset);
       found = true;
     }
   if (!found) {
-    auto* o = m.proto().add_opset_import();
+    auto* o = proto.add_opset_import();
     o->set_domain("");
     o->set_version(opset);
   }
 }
 
 RETARGET_IR_DECL void require_ir_version(model& m, std::int64_t version) {
-  if (m.proto().ir_version() < version) m.proto().set_ir_version(version);
+  auto& proto = m.proto_without_shared_bytes();
+  if (proto.ir_version() < version) proto.set_ir_version(version);
 }
 
 RETARGET_IR_DECL model onnx_version_step(const model& m, int from, int to) {
