@@ -333,8 +333,9 @@ namespace detail {
   }
 }
 
-// The origin of F, under the context of the origin's position. One function for a call that
-// starts there and for ctx.origin(), so that the two cannot differ.
+// The origin of F, under the context of the origin's position: for a call that starts there,
+// and for ctx.origin() of an origin that takes a context (one that takes none, ctx.origin()
+// calls directly).
 template <class F, class B, class Env, class... A>
 RETARGET_ALWAYS_INLINE constexpr decltype(auto) run_origin(const F& fn, const Env& env,
                                                            A&&... args) {

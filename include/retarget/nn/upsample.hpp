@@ -6,12 +6,7 @@
 
 #include <retarget/core/module.hpp>
 #include <retarget/ops/function_types.hpp>
-#include <retarget/symbolics/interpolate_options.hpp>
 #include <utility>
-
-namespace retarget::ops {
-using symbolics::interpolate_options;
-}
 
 namespace retarget::nn {
 

@@ -7,11 +7,14 @@
 #define RETARGET_OPS_FUNCTION_TYPES_HPP
 
 #include <retarget/core/fixed_string.hpp>
+#include <retarget/symbolics/interpolate_options.hpp>
 #include <retarget/trace/op_function_type.hpp>
 
 namespace retarget::ops {
 
 using trace::ints;
+// What interpolate takes, light like the ops' types: nn::Upsample holds one.
+using symbolics::interpolate_options;
 
 template <class Op, fixed_string Name>
 using op_function = trace::op_function<Op, Name>;

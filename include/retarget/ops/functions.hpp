@@ -22,7 +22,6 @@
 namespace retarget::ops {
 
 using symbolics::conv_options;
-using symbolics::interpolate_options;
 using symbolics::pool_options;
 using symbolics::reduce_options;
 

@@ -14,6 +14,7 @@
 #include <retarget/backends/opencv_dnn/rules.hpp>
 #include <retarget/convert/node_rewrite.hpp>
 #include <retarget/convert/quirk.hpp>
+#include <retarget/ir/axis.hpp>
 #include <retarget/ir/graph.hpp>
 #include <string>
 #include <vector>
@@ -75,8 +76,10 @@ struct retarget::convert::node_rewrite<"LayerNormalization", retarget::backends:
       return ctx.origin(g, n);
     if (!x.has_shape()) return ctx.origin(g, n);
     const auto rank = static_cast<std::int64_t>(x.rank());
-    auto axis = n["axis"_i].value_or(-1);
-    if (axis < 0) axis += rank;
+    // An axis out of range: kept, for the model's own check to name.
+    const auto in_range = ir::axis_in_range(n["axis"_i].value_or(-1), rank);
+    if (!in_range) return ctx.origin(g, n);
+    const auto axis = *in_range;
     // Negative axes, as torch writes them: OpenCV reads positive ones of a 3-D tensor otherwise.
     std::vector<std::int64_t> axes;
     for (auto a = axis; a < rank; ++a) axes.push_back(a - rank);
