@@ -82,7 +82,7 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
       }
       out << "\n";
       if (output_dir)
-        write_file(fs::path(*output_dir) / (name + ".pb"), t.proto().SerializeAsString());
+        write_file(fs::path(*output_dir) / (name + ".pb"), retarget::ir::tensor_to_bytes(t));
     }
     if (output_dir) out << "wrote " << outputs.size() << " outputs to " << *output_dir << "\n";
     return 0;

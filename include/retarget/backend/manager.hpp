@@ -208,9 +208,7 @@ inline file_list copy_model_into_place(const std::filesystem::path& onnx_file,
   } catch (const error& e) {
     throw error("retarget: " + onnx_file.string() + ": " + std::string(retarget::reason_of(e)));
   }
-  bool external = false;
-  for (const auto& t : stored.proto().graph().initializer())
-    external = external || t.data_location() == onnx::TensorProto::EXTERNAL;
+  const bool external = stored.has_external_data();
   std::error_code same;
   if (std::filesystem::equivalent(onnx_file, target, same)) return {target};
   make_folder(target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path());

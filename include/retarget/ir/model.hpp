@@ -105,6 +105,14 @@ class model {
     return *this;
   }
 
+  // Whether some initializer of the main graph keeps its bytes in an external file (a model
+  // read with read_model_file; load maps them, and they stay external).
+  bool has_external_data() const {
+    for (const auto& t : proto_.graph().initializer())
+      if (t.data_location() == onnx::TensorProto::EXTERNAL) return true;
+    return false;
+  }
+
   // Keeps the main graph's initializers whose names `keep` accepts, in their order; a shared
   // one keeps its bytes. Returns how many went.
   template <std::predicate<const std::string&> Keep>

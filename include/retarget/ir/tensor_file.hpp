@@ -19,12 +19,14 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/detail/file_sink.hpp>
 #include <retarget/ir/detail/proto_file.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace retarget::ir {
@@ -63,6 +65,20 @@ inline void write_tensor_file(const std::filesystem::path& path, const tensor& t
   }
   if (sink.failure) std::rethrow_exception(sink.failure);
   out.commit();
+}
+
+// The tensor as the bytes of a TensorProto (what an engine in another process is sent); a
+// mapped tensor's bytes go in as raw data.
+inline std::string tensor_to_bytes(const tensor& t) {
+  if (t.is_mapped()) return tensor(t.proto()).proto().SerializeAsString();
+  return t.proto().SerializeAsString();
+}
+
+// The tensor those bytes hold, or nullopt when they are not a TensorProto.
+inline std::optional<tensor> tensor_from_bytes(std::string_view bytes) {
+  onnx::TensorProto proto;
+  if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+  return tensor(std::move(proto));
 }
 
 }  // namespace retarget::ir

@@ -15,6 +15,7 @@
 #include <retarget/backend/process.hpp>
 #include <retarget/backends/onnxruntime/backend.hpp>
 #include <retarget/backends/onnxruntime/param.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/options/json.hpp>
 #include <string>
 
@@ -45,7 +46,7 @@ class onnxruntime_wrapper {
     process_->write_u32(static_cast<std::uint32_t>(inputs.size()));
     for (const auto& [name, t] : inputs) {
       process_->write_bytes(name);
-      process_->write_bytes(t.proto().SerializeAsString());
+      process_->write_bytes(ir::tensor_to_bytes(t));
     }
     std::uint8_t ok = 0;
     if (!process_->read(&ok, 1)) fail("stopped");
@@ -60,10 +61,9 @@ class onnxruntime_wrapper {
     for (std::uint32_t i = 0; i < count; ++i) {
       std::string name, bytes;
       if (!process_->read_bytes(name) || !process_->read_bytes(bytes)) fail("stopped");
-      onnx::TensorProto proto;
-      if (!proto.ParseFromString(bytes))
-        throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
-      out.emplace(name, ir::tensor(std::move(proto)));
+      auto t = ir::tensor_from_bytes(bytes);
+      if (!t) throw error("retarget: onnxruntime: output '" + name + "' is not a TensorProto");
+      out.emplace(name, std::move(*t));
     }
     return out;
   }
