@@ -65,7 +65,7 @@ void replay(const onnx::ModelProto& model) {
     rx::node_spec spec;
     spec.op_type = node.op_type();
     if (node.has_domain()) spec.domain = node.domain();
-    spec.attributes.assign(node.attribute().begin(), node.attribute().end());
+    spec.attributes = rx::node_view(node).attribute_protos();
     spec.outputs.assign(node.output().begin(), node.output().end());
     spec.name = node.name();
     try {

@@ -66,6 +66,13 @@ TEST(ModelView, ConstantsByEveryDefinition) {
   EXPECT_EQ(view.constant(view.node(view.consumers("w")[1]).output(0)), nullptr);
 }
 
+TEST(ModelView, InitializerNamesInOrder) {
+  const auto m = small_model();
+  const rx::model_view view(m);
+  // The Constant's value is a constant but not an initializer.
+  EXPECT_EQ(view.initializer_names(), (std::vector<std::string>{"w", "shape"}));
+}
+
 TEST(ModelView, SharedWeightsAreReadFromTheirTensorWithoutACopy) {
   auto m = small_model();
   const auto* bytes = m.graph().initializer(0).raw_data().data();

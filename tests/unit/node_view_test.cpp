@@ -214,4 +214,51 @@ TEST(Axis, InRangeAndNormalized) {
   EXPECT_THROW(rx::normalized_axis(3, 3), retarget::error);
 }
 
+// A stored tensor's elements under other dims, as a new constant: the source stays as it is.
+TEST(TensorView, ReshapedCopiesTheElementsUnderNewDims) {
+  auto stored = rx::tensor::of<float>({1, 2, 3, 4, 5, 6}, {1, 2, 3});
+  stored.set_name("w");
+  const rx::tensor_view w(stored);
+  const auto flat = w.reshaped({6, 1, 1});
+  EXPECT_EQ(flat.dims(), (rx::dims_t{6, 1, 1}));
+  EXPECT_EQ(flat.type(), rx::dtype::f32);
+  EXPECT_EQ(flat.name(), "");
+  EXPECT_EQ(rx::tensor_view(flat).values<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(w.dims(), (rx::dims_t{1, 2, 3}));
+  EXPECT_EQ(w.name(), "w");
+  EXPECT_THROW((void)w.reshaped({4}), retarget::error);
+}
+
+// The attributes of a node to emit: a node's own read as views, others added from literals and
+// run-time names, some dropped; emitted as listed.
+TEST(AttributeList, ReadAsViewsAddedToAndEmitted) {
+  const auto m = two_nodes();
+  const rx::node_view gemm(m.graph().node(0));
+  rx::attribute_list list = gemm.attribute_protos();
+  ASSERT_EQ(list.size(), 2u);
+  list.push_back(rx::attribute_entry("mode", "linear"));
+  list.push_back(rx::attribute_entry("axes", std::vector<std::int64_t>{0, 2}));
+  std::vector<std::string> names;
+  for (const rx::attribute_view a : list) names.emplace_back(a.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha", "transB", "mode", "axes"}));
+  EXPECT_TRUE(list[0].same_as(*gemm.attribute("alpha")));
+  EXPECT_EQ(list[2].s(), "linear");
+  EXPECT_EQ(list.back().ints(), (std::vector<std::int64_t>{0, 2}));
+  rx::erase_attributes(
+      list, [](const rx::attribute_view& a) { return a.kind() == rx::attr_type::string; });
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[2].name(), "axes");
+
+  rx::graph g(17);
+  rx::node_spec leaky;
+  leaky.op_type = "LeakyRelu";
+  leaky.inputs = {g.input("x", rx::dtype::f32, {2})};
+  leaky.attributes = {rx::attribute_entry("alpha"_f = 0.25f)};
+  leaky.attributes.push_back(*gemm.attribute("alpha"));  // a node's as it is: a second alpha
+  EXPECT_THROW(g.emit(leaky), retarget::error);
+  leaky.attributes = {rx::attribute_entry("alpha"_f = 0.25f)};
+  g.emit(leaky);
+  EXPECT_EQ(g.node(0).attribute("alpha")->f(), 0.25f);
+}
+
 }  // namespace

@@ -76,6 +76,31 @@ TEST(OnnxGraph, SeveralOutputs) {
   EXPECT_NE(parts[0].name(), parts[1].name());
 }
 
+// What a pattern walks up from: the node that made a value, read through its view; nothing for
+// an input, an initializer, a Constant's value of another graph.
+TEST(OnnxGraph, ProducersAndNodesAreReadThroughViews) {
+  rx::graph g;
+  auto x = g.input("x", dtype::f32, {2, 10});
+  auto w = g.initializer("w", rx::tensor::of<float>({1, 2}, {2, 1}));
+  auto [values, indices] =
+      g.op<2>("TopK", x, g.constant(rx::tensor::vector<std::int64_t>({3})), "axis"_i = 1);
+  auto y = g.op("Relu", values);
+  EXPECT_FALSE(g.producer(x));
+  EXPECT_FALSE(g.producer(w));
+  const auto topk = g.producer(indices);
+  ASSERT_TRUE(topk);
+  EXPECT_EQ(topk->op_type(), "TopK");
+  EXPECT_EQ(topk->output(1), indices.name());
+  EXPECT_EQ(topk->attribute("axis")->i(), 1);
+  ASSERT_TRUE(g.producer(y));
+  EXPECT_EQ(g.producer(y)->input(0), values.name());
+  auto branch = g.subgraph("branch");
+  EXPECT_FALSE(branch.producer(y));  // a value of the outer graph
+  ASSERT_EQ(g.node_count(), 3u);     // the Constant, TopK, Relu
+  EXPECT_EQ(g.node(0).op_type(), "Constant");
+  EXPECT_EQ(g.node(2).describe(), g.producer(y)->describe());
+}
+
 // A custom domain whose schemas the user declares: checked and shape-inferred like others.
 void infer_axpb(onnx::InferenceContext& ctx) {
   onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);

@@ -60,7 +60,7 @@ namespace detail {
   if (!record.closest_at.empty() &&
       std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
     return;
-  record.closest_at = node_text(site.node);
+  record.closest_at = site.node.describe();
   record.closest_depth = depth;
   record.closest_matched = matched;
   record.closest_why = std::move(why);
@@ -86,15 +86,15 @@ namespace detail {
 
 // The nodes a rule made (from `before` on) marked with its name, and its record updated.
 [[gnu::noinline]] inline rule_firing rule_fired(const rule_site& site, rule_record& record,
-                                                std::string_view rule, int before,
+                                                std::string_view rule, std::size_t before,
                                                 std::size_t matched,
                                                 std::vector<ir::value> outputs) {
   auto& g = site.g;
-  for (int i = before; i < g.proto().node_size(); ++i)
-    g.proto().mutable_node(i)->set_doc_string("retarget: made by rule " + std::string(rule));
+  for (std::size_t i = before; i < g.node_count(); ++i)
+    g.set_doc_string(i, "retarget: made by rule " + std::string(rule));
   ++record.fired;
   record.nodes_matched += matched;
-  record.nodes_created += static_cast<std::size_t>(g.proto().node_size() - before);
+  record.nodes_created += g.node_count() - before;
   return rule_firing{std::move(outputs), rule};
 }
 
@@ -128,7 +128,7 @@ std::optional<rule_firing> try_rule(const rule_site& site) {
       }
     }
   }
-  const int before = g.proto().node_size();
+  const auto before = g.node_count();
   std::vector<ir::value> outs;
   try {
     outs = as_outputs(R::replace(g, m));

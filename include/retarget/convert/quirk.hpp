@@ -86,11 +86,11 @@ struct quirk {
 // A node of the model, as a quirk's `found` sees it.
 struct quirk_site {
   const refusal_context& model;
-  const onnx::NodeProto& node;
+  ir::node_view node;
   int index;
   const std::string& op() const { return node.op_type(); }
   // Input k's name, "" when the node has fewer inputs.
-  std::string input(int k) const { return k < node.input_size() ? node.input(k) : std::string(); }
+  std::string input(std::size_t k) const { return k < node.input_count() ? node.input(k) : ""; }
 };
 
 namespace detail {
@@ -220,10 +220,9 @@ struct quirk_list {
   // Each node where a quirk is found, with its reason: node by node, quirk by quirk.
   static void check(const refusal_context& m, std::vector<refusal>& out) {
     const std::tuple<typename detail::facts_of<Q>::type...> facts{detail::prepare_facts<Q>(m)...};
-    const auto& g = m.graph();
-    for (int i = 0; i < g.node_size(); ++i) {
-      const auto& n = g.node(i);
-      if (!ir::is_default_domain(n.domain())) continue;
+    for (int i = 0; i < m.node_count(); ++i) {
+      const ir::node_view n = m.at(i);
+      if (!n.in_default_domain()) continue;
       const quirk_site site{m, n, i};
       note_all(site, facts, out, std::index_sequence_for<Q...>());
     }
@@ -239,8 +238,7 @@ struct quirk_list {
   static void note(const quirk_site& s, const F& facts, std::vector<refusal>& out) {
     if constexpr (listed_by_check<X>) {
       if (!detail::quirk_found<X>(s, facts)) return;
-      const auto& n = s.node;
-      out.push_back({s.index, n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'"),
+      out.push_back({s.index, s.node.describe(),
                      detail::quirk_reason<X>(s, facts) + detail::quirk_remedy<X>(s)});
     }
   }
@@ -252,10 +250,8 @@ std::vector<int> quirk_sites(const ir::model& model) {
   const refusal_context m(model);
   const auto facts = detail::prepare_facts<Q>(m);
   std::vector<int> out;
-  const auto& g = m.graph();
-  for (int i = 0; i < g.node_size(); ++i)
-    if (ir::is_default_domain(g.node(i).domain()) &&
-        detail::quirk_found<Q>(quirk_site{m, g.node(i), i}, facts))
+  for (int i = 0; i < m.node_count(); ++i)
+    if (m.at(i).in_default_domain() && detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts))
       out.push_back(i);
   return out;
 }

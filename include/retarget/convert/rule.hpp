@@ -40,6 +40,7 @@
 #include <retarget/core/backend.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/schema.hpp>
 #include <string>
 #include <string_view>
@@ -154,19 +155,17 @@ constexpr auto commutative(op_pattern<Op, Name, Output, C, A, B> p) {
 
 // ---- What a match holds ----
 
-// A captured node: its proto, with attributes read by checked keys (m["n"_n]["axis"_i]).
+// A captured node, read through its view, with attributes read by checked keys
+// (m["n"_n]["axis"_i]).
 template <fixed_string Op>
 class matched_node {
  public:
   static constexpr std::string_view op = Op;
-  const onnx::NodeProto* proto = nullptr;
+  std::optional<ir::node_view> node;  // set once the pattern matched
 
   template <detail::attribute_key Key>
   auto operator[](Key) const {
-    const onnx::AttributeProto* found = nullptr;
-    for (const auto& a : proto->attribute())
-      if (a.name() == detail::key_name<Key>::value) found = &a;
-    return detail::read_checked<Op, Key>(found);
+    return detail::read_checked<Op, Key>(node->attribute(detail::key_name<Key>::value));
   }
 };
 
@@ -247,11 +246,11 @@ class match {
   // The graph being built, where the captured values live.
   ir::graph& graph() const noexcept { return *graph_; }
   // The matched nodes, the root first (then depth first, in the pattern's order).
-  const std::vector<const onnx::NodeProto*>& nodes() const noexcept { return nodes_; }
+  const std::vector<ir::node_view>& nodes() const noexcept { return nodes_; }
 
   map_type& captures() noexcept { return captures_; }
   void bind_graph(ir::graph& g) noexcept { graph_ = &g; }
-  std::vector<const onnx::NodeProto*>& matched_nodes() noexcept { return nodes_; }
+  std::vector<ir::node_view>& matched_nodes() noexcept { return nodes_; }
 
  private:
   template <fixed_string N>
@@ -275,7 +274,7 @@ class match {
 
   map_type captures_{};
   ir::graph* graph_ = nullptr;
-  std::vector<const onnx::NodeProto*> nodes_;
+  std::vector<ir::node_view> nodes_;
   ir::value empty_{};
 };
 
@@ -398,11 +397,7 @@ struct attempt {
 
 namespace detail {
 
-inline std::string node_text(const onnx::NodeProto& n) {
-  return n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'");
-}
-
-// Why an attempt stopped, given the text of the node it stopped at (node_text). Written once
+// Why an attempt stopped, given the node it stopped at as messages name it. Written once
 // here, out of line, rather than in each rule's matcher: a message built in a template is
 // compiled again for every pattern.
 [[gnu::noinline]] inline std::string wrong_op(std::string_view op, const std::string& found) {
@@ -455,14 +450,14 @@ class matcher {
   attempt progress;
 
   template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-  bool match_node(const op_pattern<O, N, K, C, I...>& p, const onnx::NodeProto& node,
+  bool match_node(const op_pattern<O, N, K, C, I...>& p, const ir::node_view& node,
                   const std::vector<ir::value>& inputs) {
-    if (node.op_type() != O.view() || !ir::is_default_domain(node.domain()))
-      return fail(wrong_op(O.view(), node_text(node)));
-    if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{&node};
+    if (node.op_type() != O.view() || !node.in_default_domain())
+      return fail(wrong_op(O.view(), node.describe()));
+    if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{node};
     if (has_input_from(inputs, sizeof...(I)))
-      return fail(too_many_inputs(node_text(node), inputs.size(), sizeof...(I)));
-    m_.matched_nodes().push_back(&node);
+      return fail(too_many_inputs(node.describe(), inputs.size(), sizeof...(I)));
+    m_.matched_nodes().push_back(node);
     ++progress.depth;
     const auto at = [&](std::size_t i) { return i < inputs.size() ? inputs[i] : ir::value{}; };
     auto in_order = [&](std::size_t a, std::size_t b) {
@@ -482,7 +477,8 @@ class matcher {
       const auto depth = progress.depth;
       if (in_order(0, 1)) return true;
       m_.captures() = saved;
-      m_.matched_nodes().resize(nodes);
+      m_.matched_nodes().erase(m_.matched_nodes().begin() + static_cast<std::ptrdiff_t>(nodes),
+                               m_.matched_nodes().end());
       progress.depth = depth;
       return in_order(1, 0);
     } else {
@@ -496,15 +492,15 @@ class matcher {
     return false;
   }
 
-  bool match_value(any_t, const ir::value&, const onnx::NodeProto&, std::size_t) { return true; }
+  bool match_value(any_t, const ir::value&, const ir::node_view&, std::size_t) { return true; }
 
   template <class Capture>
   requires(requires {
     Capture::constant;
-  }) bool match_value(Capture, const ir::value& v, const onnx::NodeProto& node, std::size_t index) {
-    if (!v.valid()) return fail(absent_input(index, node_text(node), {}));
+  }) bool match_value(Capture, const ir::value& v, const ir::node_view& node, std::size_t index) {
+    if (!v.valid()) return fail(absent_input(index, node.describe(), {}));
     if (Capture::constant && !g_.constant_data(v))
-      return fail(not_constant(index, node_text(node), v, Capture::name.view()));
+      return fail(not_constant(index, node.describe(), v, Capture::name.view()));
     auto& slot = m_.captures()[key_of<Capture::name>];
     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(slot)>, ir::value>) {
       if (slot.valid() && !(slot == v)) return fail(bound_twice(Capture::name.view(), slot, v));
@@ -515,15 +511,14 @@ class matcher {
 
   template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
   bool match_value(const op_pattern<O, N, K, C, I...>& p, const ir::value& v,
-                   const onnx::NodeProto& node, std::size_t index) {
-    if (!v.valid()) return fail(absent_input(index, node_text(node), O.view()));
-    const onnx::NodeProto* producer = g_.producer(v);
-    if (!producer) return fail(not_an_output(index, node_text(node), v, O.view()));
-    if (static_cast<int>(K) >= producer->output_size() ||
-        producer->output(static_cast<int>(K)) != v.name())
-      return fail(not_output_k(v, K, node_text(*producer)));
+                   const ir::node_view& node, std::size_t index) {
+    if (!v.valid()) return fail(absent_input(index, node.describe(), O.view()));
+    const auto producer = g_.producer(v);
+    if (!producer) return fail(not_an_output(index, node.describe(), v, O.view()));
+    if (K >= producer->output_count() || producer->output(K) != v.name())
+      return fail(not_output_k(v, K, producer->describe()));
     std::vector<ir::value> inputs;
-    for (const auto& name : producer->input())
+    for (const auto& name : producer->inputs())
       inputs.push_back(name.empty() ? ir::value{} : g_.find(name));
     return match_node(p, *producer, inputs);
   }

@@ -26,6 +26,7 @@
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <retarget/ir/domain.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/op_name.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -53,7 +54,7 @@ struct node_spec {
   std::string op_type;
   std::optional<std::string> domain;  // kept as given: an explicit "" stays in the node
   std::vector<value> inputs;          // an invalid value() is an absent optional input
-  std::vector<onnx::AttributeProto> attributes;
+  attribute_list attributes;
   std::vector<std::string> outputs;  // names to give the outputs; empty: generated
   std::size_t output_count = 1;      // how many outputs, when no names are given
   std::string name;                  // the node's name, kept as given (empty: none)
@@ -278,11 +279,12 @@ class graph_base {
     throw error("retarget: no value named '" + std::string(name) + "' in the graph");
   }
 
-  // The node of this graph that produces v, or nullptr for an input, an initializer or a
+  // The node of this graph that produces v, or nullopt for an input, an initializer or a
   // value of an outer graph: what a pattern walks up from.
-  const onnx::NodeProto* producer(const value& v) const {
+  std::optional<node_view> producer(const value& v) const {
     const int index = v.graph_ == this ? values_.producer(v.name()) : -1;
-    return index < 0 ? nullptr : &proto_.node(index);
+    if (index < 0) return std::nullopt;
+    return node_view(proto_.node(index));
   }
   // The stored tensor of an initializer or a Constant's output, or nullptr when v is computed.
   const onnx::TensorProto* constant_data(const value& v) const {
@@ -303,6 +305,7 @@ class graph_base {
     const detail::schema_registry_reader reading;
     return detail::schema_for(node, domain_version(node.domain()));
   }
+  const onnx::OpSchema& schema_of(const node_view& node) const { return schema_of(node.proto()); }
 
   // ---- Nodes ----
 
@@ -319,7 +322,7 @@ class graph_base {
       check_owned(in, spec.op_type + " input");
       node.add_input(in.name());
     }
-    for (auto& a : spec.attributes) *node.add_attribute() = std::move(a);
+    for (auto& a : spec.attributes.items_) *node.add_attribute() = std::move(a);
     return emit_node(std::move(node), std::move(spec.outputs), spec.output_count,
                      std::optional<std::string>(std::move(spec.name)), std::move(spec.doc_string));
   }
@@ -327,6 +330,12 @@ class graph_base {
   const onnx::GraphProto& proto() const noexcept { return proto_; }
   onnx::GraphProto& proto() noexcept { return proto_; }
   std::size_t node_count() const noexcept { return static_cast<std::size_t>(proto_.node_size()); }
+  // Node i, in the order they were emitted.
+  node_view node(std::size_t i) const { return node_view(proto_.node(static_cast<int>(i))); }
+  // Says in node i's doc string what made it (a rule's name, an approximation's mark).
+  void set_doc_string(std::size_t i, std::string doc) {
+    proto_.mutable_node(static_cast<int>(i))->set_doc_string(std::move(doc));
+  }
   void set_name(std::string name) { proto_.set_name(std::move(name)); }
 
  protected:

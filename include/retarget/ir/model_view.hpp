@@ -90,6 +90,12 @@ class model_view {
     const auto* f = find(name);
     return f ? f->constant : nullptr;
   }
+  // The main graph's initializers' names, in order.
+  std::vector<std::string> initializer_names() const {
+    std::vector<std::string> out;
+    for (const auto& t : graph().initializer()) out.push_back(t.name());
+    return out;
+  }
   bool is_initializer(std::string_view name) const {
     const auto* f = find(name);
     return f && f->initializer;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
@@ -25,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace retarget::ir {
@@ -67,6 +69,18 @@ class tensor_view {
 
   // An owning copy, for a node or an initializer of another graph.
   tensor copy() const { return tensor(get()); }
+  // An owning copy with other dims of as many elements, and no name: a new constant made of
+  // this one's elements (a vector as [C, 1, 1]). retarget::error when the counts differ.
+  tensor reshaped(const dims_t& dims) const {
+    if (ir::element_count(dims) != element_count())
+      throw error("retarget: cannot reshape a tensor of " + std::to_string(element_count()) +
+                  " elements to dims of " + std::to_string(ir::element_count(dims)));
+    tensor t = copy();
+    t.proto().clear_dims();
+    for (const auto d : dims) t.proto().add_dims(d);
+    t.proto().clear_name();
+    return t;
+  }
 
   // For the functions of ir/ that take the proto.
   const onnx::TensorProto& proto() const { return get(); }
@@ -136,8 +150,62 @@ class attribute_view {
   const onnx::AttributeProto* a_;
 };
 
-// The attributes of a node to be emitted, as ir::node_spec takes them.
-using attribute_list = std::vector<onnx::AttributeProto>;
+// The attributes of a node to be emitted (ir::node_spec): a node's own, read as attribute_views,
+// with others added from literals (attribute_entry) and some dropped.
+class attribute_list {
+ public:
+  attribute_list() = default;
+  // From entries (attribute_entry's, a node's attributes as they are).
+  attribute_list(std::initializer_list<onnx::AttributeProto> entries) : items_(entries) {}
+  attribute_list(std::vector<onnx::AttributeProto> entries)  // NOLINT
+      : items_(std::move(entries)) {}
+
+  // An attribute of another node, as it is.
+  void push_back(const attribute_view& a) { items_.push_back(a.proto()); }
+  // An entry made by attribute_entry.
+  void push_back(onnx::AttributeProto entry) { items_.push_back(std::move(entry)); }
+
+  std::size_t size() const noexcept { return items_.size(); }
+  bool empty() const noexcept { return items_.empty(); }
+  attribute_view operator[](std::size_t i) const { return attribute_view(items_.at(i)); }
+  attribute_view back() const { return attribute_view(items_.back()); }
+
+  // Read as attribute_views, in order.
+  class const_iterator {
+   public:
+    using value_type = attribute_view;
+    using difference_type = std::ptrdiff_t;
+    const_iterator() = default;
+    attribute_view operator*() const { return attribute_view(*it_); }
+    const_iterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      auto old = *this;
+      ++it_;
+      return old;
+    }
+    friend bool operator==(const const_iterator&, const const_iterator&) = default;
+
+   private:
+    friend class attribute_list;
+    explicit const_iterator(std::vector<onnx::AttributeProto>::const_iterator it) : it_(it) {}
+    std::vector<onnx::AttributeProto>::const_iterator it_;
+  };
+  const_iterator begin() const { return const_iterator(items_.begin()); }
+  const_iterator end() const { return const_iterator(items_.end()); }
+
+  // Drops each attribute `drop` says to (drop(attribute_view) is true).
+  template <class Drop>
+  void erase_if(Drop drop) {
+    std::erase_if(items_, [&](const onnx::AttributeProto& a) { return drop(attribute_view(a)); });
+  }
+
+ private:
+  friend class graph_base;  // writes them into the node it emits
+  std::vector<onnx::AttributeProto> items_;
+};
 
 // An attribute for an attribute_list: from a literal ("axis"_i = 1), or with a name known only
 // at run time (a STRING, an INTS).
@@ -166,7 +234,7 @@ inline onnx::AttributeProto attribute_entry(std::string_view name,
 // Drops from the list each attribute `drop` says to (drop(attribute_view) is true).
 template <class Drop>
 void erase_attributes(attribute_list& list, Drop drop) {
-  std::erase_if(list, [&](const onnx::AttributeProto& a) { return drop(attribute_view(a)); });
+  list.erase_if(std::move(drop));
 }
 
 // A node as messages name it: "Clip '/features/0/Clip'", or "Clip" when it has no name.
@@ -213,7 +281,9 @@ class node_view {
   }
   // The attributes as they are, to be written into another node (ir::node_spec).
   attribute_list attribute_protos() const {
-    return {n_->attribute().begin(), n_->attribute().end()};
+    attribute_list out;
+    for (const auto& a : n_->attribute()) out.push_back(attribute_view(a));
+    return out;
   }
 
   const onnx::NodeProto& proto() const noexcept { return *n_; }

@@ -18,6 +18,7 @@
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -31,6 +32,10 @@ namespace retarget::ir {
 inline std::string node_place(const onnx::NodeProto& n, int index) {
   return "node " + std::to_string(index) + " " +
          (n.name().empty() ? std::string() : "'" + n.name() + "' ") + "(" + n.op_type() + ")";
+}
+
+inline std::string node_place(const node_view& n, int index) {
+  return node_place(n.proto(), index);
 }
 
 // The names a node's subgraphs read from outer scopes (what they do not define themselves).
@@ -144,6 +149,28 @@ inline std::size_t remove_dead_nodes(onnx::GraphProto& g) {
   }
   g.mutable_node()->Swap(&kept);
   return dead;
+}
+
+// What remove_unread removed.
+struct removed_count {
+  std::size_t nodes = 0;
+  std::size_t initializers = 0;
+};
+
+// Removes from the main graph the nodes whose outputs nothing reads (remove_dead_nodes), then
+// the initializers nothing reads (a graph input's default stays); shared weights stay shared.
+inline removed_count remove_unread(model& m) {
+  auto& g = *m.proto_without_shared_bytes().mutable_graph();
+  removed_count out;
+  out.nodes = remove_dead_nodes(g);
+  std::unordered_set<std::string> live;
+  for (const auto& o : g.output()) live.insert(o.name());
+  for (const auto& i : g.input()) live.insert(i.name());
+  for (const auto& n : g.node())
+    for (const auto& r : reads_of(n)) live.insert(r);
+  out.initializers =
+      m.keep_initializers([&](const std::string& name) { return live.count(name) > 0; });
+  return out;
 }
 
 // Throws retarget::error naming the node when the main graph has a cycle or a node reads a name

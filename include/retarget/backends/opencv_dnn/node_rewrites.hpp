@@ -123,8 +123,10 @@ struct retarget::convert::node_rewrite<"Resize", retarget::backends::opencv_dnn>
     spec.inputs = n.inputs();
     for (const auto& a : n.attributes()) {
       if (a.name() == "cubic_coeff_a") continue;
-      spec.attributes.push_back(a);
-      if (a.name() == "mode") spec.attributes.back().set_s("linear");
+      if (a.name() == "mode")
+        spec.attributes.push_back(ir::attribute_entry("mode", "linear"));
+      else
+        spec.attributes.push_back(a);
     }
     spec.doc_string = approximation::mark("was cubic");
     return g.emit(std::move(spec));

@@ -42,7 +42,7 @@ struct absent_last_input : rc::quirk<"absent_last_input", rc::by_node_rewrite<"P
   static constexpr std::string_view reason =
       "its last input is absent but listed (''): OpenCV 4.6 looks for a constant named ''";
   static bool found(const site& s) {
-    return s.node.input_size() > 0 && s.node.input(s.node.input_size() - 1).empty();
+    return s.node.input_count() > 0 && s.node.input(s.node.input_count() - 1).empty();
   }
 };
 
@@ -93,7 +93,7 @@ struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
     return std::find(std::begin(op_types), std::end(op_types), s.op()) != std::end(op_types);
   }
   static bool fixable(const site& s) {
-    for (const auto& in : s.node.input())
+    for (const auto& in : s.node.inputs())
       if (!in.empty() && !s.model.constant(in)) return false;
     return rc::can_evaluate(s.op());
   }
@@ -124,9 +124,8 @@ struct cubic_resize : rc::quirk<"cubic_resize", cubic_resize_as_linear> {
       "convert --approximate cubic_resize_as_linear makes it linear";
   static bool found(const site& s) {
     if (s.op() != "Resize") return false;
-    for (const auto& a : s.node.attribute())
-      if (a.name() == "mode" && a.s() == "cubic") return true;
-    return false;
+    const auto mode = s.node.attribute("mode");
+    return mode && mode->s() == "cubic";
   }
 };
 
@@ -187,7 +186,7 @@ struct concat_outside_4d : rc::quirk<"concat_outside_4d", rc::by_rule<constant_c
   static std::optional<std::size_t> rank(const site& s) {
     if (s.op() != "Concat") return std::nullopt;
     bool constant = false, computed = false;
-    for (const auto& in : s.node.input()) (s.model.constant(in) ? constant : computed) = true;
+    for (const auto& in : s.node.inputs()) (s.model.constant(in) ? constant : computed) = true;
     const auto shape = s.model.static_shape(s.node.output(0));
     if (!constant || !computed || !shape || shape->size() == 4) return std::nullopt;
     return shape->size();
@@ -220,24 +219,26 @@ struct import_time_values {
       for (const auto d : *dims) kind += std::to_string(d) + "x";
       return kind;
     };
-    for (const auto& n : m.graph().node()) {
-      if (!ir::is_default_domain(n.domain()) || n.output_size() == 0) continue;
+    for (int i = 0; i < m.node_count(); ++i) {
+      const ir::node_view n = m.at(i);
+      if (!n.in_default_domain() || n.output_count() == 0) continue;
       const auto& op = n.op_type();
       if (op == "Shape") {
         out[n.output(0)] = "shape";
         continue;
       }
       if (std::find(std::begin(evaluated), std::end(evaluated), op) == std::end(evaluated) ||
-          n.input_size() == 0)
+          n.input_count() == 0)
         continue;
       bool constant = true;
-      for (const auto& in : n.input())
+      for (const auto& in : n.inputs())
         constant = constant && (in.empty() || out.count(in) || m.constant(in));
       if (constant) out[n.output(0)] = op == "Gather" ? "gathered" : by_dims(n.output(0));
     }
-    for (const auto& t : m.graph().initializer()) out.emplace(t.name(), by_dims(t.name()));
-    for (const auto& n : m.graph().node())
-      if (n.op_type() == "Constant" && n.output_size() == 1 && m.constant(n.output(0)))
+    for (const auto& name : m.initializer_names()) out.emplace(name, by_dims(name));
+    for (int i = 0; i < m.node_count(); ++i)
+      if (const ir::node_view n = m.at(i);
+          n.op_type() == "Constant" && n.output_count() == 1 && m.constant(n.output(0)))
         out.emplace(n.output(0), by_dims(n.output(0)));
     return out;
   }
@@ -251,7 +252,7 @@ struct import_time_arithmetic : rc::quirk<"import_time_arithmetic", rc::by_foldi
       "an Add or Sub it computes when loading, of two values held in Mats of different sizes, "
       "fails (torch's chunk)";
   static bool found(const site& s, const facts& at_import) {
-    if ((s.op() != "Add" && s.op() != "Sub") || s.node.input_size() != 2) return false;
+    if ((s.op() != "Add" && s.op() != "Sub") || s.node.input_count() != 2) return false;
     const auto a = at_import.find(s.input(0)), b = at_import.find(s.input(1));
     return a != at_import.end() && b != at_import.end() && a->second != "?" && b->second != "?" &&
            a->second != b->second;
@@ -271,11 +272,8 @@ struct import_time_gather : rc::quirk<"import_time_gather">, import_time_values 
       "OpenCV 4.6 gathers one index only from a value it computes when loading";
   static bool found(const site& s, const facts& at_import) {
     if (s.op() != "Gather" || !at_import.count(s.input(0))) return false;
-    const auto* indices = s.model.constant(s.input(1));
-    if (!indices) return false;
-    std::int64_t count = 1;
-    for (const auto d : indices->dims()) count *= d;
-    return count > 1;
+    const ir::tensor_view indices = s.model.constant(s.input(1));
+    return indices && indices.element_count() > 1;
   }
 };
 
@@ -289,7 +287,7 @@ struct inner_axis_broadcast : rc::quirk<"inner_axis_broadcast"> {
     if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div")
       return std::nullopt;
     const auto& m = s.model;
-    for (int k = 0; k < 2 && k < s.node.input_size(); ++k) {
+    for (std::size_t k = 0; k < 2 && k < s.node.input_count(); ++k) {
       const auto x = m.static_shape(s.input(k));
       const auto c = m.static_shape(s.input(1 - k));
       if (m.constant(s.input(k)) || !m.constant(s.input(1 - k)) || !x || !c || x->size() < 5)

@@ -10,6 +10,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
@@ -25,9 +26,9 @@ using rc::literals::operator""_c;
 using rc::literals::operator""_n;
 
 // The single value of a one-element constant, as a double.
-inline std::optional<double> scalar_of(const onnx::TensorProto* t) {
+inline std::optional<double> scalar_of(const ir::tensor_view& t) {
   if (!t) return std::nullopt;
-  const auto values = ir::values_as_double(ir::tensor(*t));
+  const auto values = ir::values_as_double(t.copy());
   if (values.size() != 1) return std::nullopt;
   return values.front();
 }
@@ -99,22 +100,19 @@ struct last_axis_constant : rc::rule<Name> {
     const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
     if (!shape || (shape->size() != 3 && shape->size() != 4))
       return rc::reject("the input is not a static 3-D or 4-D tensor");
-    const auto& w = *m.graph().constant_data(m["w"_c]);
-    std::int64_t elements = 1;
-    for (const auto d : w.dims()) elements *= d;
-    for (int i = 0; i + 1 < w.dims_size(); ++i)
-      if (w.dims(i) != 1) return rc::reject("the constant is not a vector along the last axis");
-    if (w.dims_size() == 0 || elements != shape->back() || elements == 1)
+    const ir::tensor_view w = m.graph().constant_data(m["w"_c]);
+    const auto dims = w.dims();
+    const auto elements = w.element_count();
+    for (std::size_t i = 0; i + 1 < dims.size(); ++i)
+      if (dims[i] != 1) return rc::reject("the constant is not a vector along the last axis");
+    if (dims.empty() || elements != shape->back() || elements == 1)
       return rc::reject("the constant does not run along the last axis");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    onnx::TensorProto w = *g.constant_data(m["w"_c]);
-    const auto channels = static_cast<std::int64_t>(w.dims(w.dims_size() - 1));
-    w.clear_dims();
-    for (const auto d : {channels, std::int64_t{1}, std::int64_t{1}}) w.add_dims(d);
-    w.clear_name();
-    const auto vector = g.constant(ir::tensor(w));
+    const ir::tensor_view w = g.constant_data(m["w"_c]);
+    const auto channels = w.dims().back();
+    const auto vector = g.constant(w.reshaped({channels, 1, 1}));
     const auto apply = [&](const ir::value& x) {
       if constexpr (Op.view() == "Mul")
         return g.op("Mul", x, vector);
@@ -150,17 +148,17 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
     auto b_shape = *m["b"_v].static_shape();
-    onnx::TensorProto a = *g.constant_data(m["a"_c]);
-    a.add_dims(1);
-    a.clear_name();
+    const ir::tensor_view a = g.constant_data(m["a"_c]);
+    auto a_shape = a.dims();
+    a_shape.push_back(1);
     auto axis = m["concat"_n]["axis"_i].value_or(0);
     if (axis < 0) axis += 3;
     b_shape.push_back(1);
-    auto joined = g.op("Concat", g.constant(ir::tensor(a)),
+    auto joined = g.op("Concat", g.constant(a.reshaped(a_shape)),
                        g.op("Reshape", m["b"_v], dims(b_shape)), "axis"_i = axis);
     auto out = b_shape;
     out.pop_back();
-    out[static_cast<std::size_t>(axis)] += a.dims(static_cast<int>(axis));
+    out[static_cast<std::size_t>(axis)] += a_shape[static_cast<std::size_t>(axis)];
     return g.op("Reshape", joined, dims(out));
   }
 };
@@ -173,24 +171,20 @@ struct constant_add_without_leading_ones : rc::rule<"constant_add_without_leadin
   static constexpr auto pattern = rc::commutative(rc::op<"Add">("x"_v, "c"_c));
   static rc::verdict condition(const auto& m) {
     if (m.graph().constant_data(m["x"_v])) return rc::reject("both inputs are constants");
-    const auto& c = *m.graph().constant_data(m["c"_c]);
-    if (c.dims_size() < 2 || c.dims(0) != 1) return rc::reject("the constant has no leading 1");
-    std::int64_t elements = 1;
-    for (const auto d : c.dims()) elements *= d;
-    if (elements == 1) return rc::reject("the constant is a single element");
+    const ir::tensor_view c = m.graph().constant_data(m["c"_c]);
+    const auto dims = c.dims();
+    if (dims.size() < 2 || dims[0] != 1) return rc::reject("the constant has no leading 1");
+    if (c.element_count() == 1) return rc::reject("the constant is a single element");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    onnx::TensorProto c = *g.constant_data(m["c"_c]);
-    std::vector<std::int64_t> dims(c.dims().begin(), c.dims().end());
+    const ir::tensor_view c = g.constant_data(m["c"_c]);
+    auto dims = c.dims();
     while (dims.size() > 1 && dims.front() == 1) dims.erase(dims.begin());
-    c.clear_dims();
-    for (const auto d : dims) c.add_dims(d);
     std::string name = m["c"_c].name() + "_trimmed";
     for (int k = 1; g.has_name(name); ++k) name = m["c"_c].name() + "_trimmed_" + std::to_string(k);
-    c.clear_name();
     // An initializer, not a Constant node: OpenCV places a Constant node's value from axis 1.
-    return g.op("Add", m["x"_v], g.initializer(name, ir::tensor(c)));
+    return g.op("Add", m["x"_v], g.initializer(name, c.reshaped(dims)));
   }
 };
 

@@ -5,8 +5,6 @@
 #ifndef RETARGET_CONVERT_DETAIL_ENGINE_HPP
 #define RETARGET_CONVERT_DETAIL_ENGINE_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <optional>
 #include <retarget/convert/node.hpp>
@@ -16,18 +14,13 @@
 #include <retarget/core/rewrite_log.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/topology.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace retarget::convert::detail {
-
-// The graph walks convert/ shares with ir/.
-using ir::is_default_domain;
-using ir::node_place;
-using ir::reads_of;
-using ir::topological_order;
 
 // Records which node rewrites ran, for the report.
 struct node_log {
@@ -60,7 +53,7 @@ struct node_log {
 // A node as the backend's rules see it, with the report their records go to.
 struct rule_site {
   ir::graph& g;
-  const onnx::NodeProto& node;
+  ir::node_view node;
   const std::vector<ir::value>& inputs;
   report& r;
 };

@@ -4,8 +4,6 @@
 #ifndef RETARGET_CONVERT_DETAIL_ENGINE_IMPL_HPP
 #define RETARGET_CONVERT_DETAIL_ENGINE_IMPL_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +18,7 @@
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/rebuilt_model.hpp>
+#include <retarget/ir/stored_graph.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/topology.hpp>
@@ -33,8 +32,6 @@
 #include <vector>
 
 namespace retarget::convert::detail {
-
-using ir::dims_of;
 
 // Whether a rebuilt node is its source unchanged (op, inputs, outputs, attributes).
 // A subgraph is rebuilt under new names: its attribute is not compared.
@@ -63,70 +60,57 @@ class rebuilder {
 
   // `shared`: the weights the main graph's initializers share (by index), which the rebuilt
   // graph shares in turn, so that no pass copies a weight.
-  void rebuild(ir::graph& g, const onnx::GraphProto& source, bool main_graph,
+  void rebuild(ir::graph& g, const ir::stored_graph& source, bool main_graph,
                std::span<const ir::shared_initializer> shared = {}) {
-    if (source.sparse_initializer_size() > 0)
+    if (source.sparse_initializer_count() > 0)
       throw error("retarget: graph '" + source.name() +
                   "' has sparse initializers, which retarget cannot rebuild");
     scopes_.emplace_back();
     auto& scope = scopes_.back();
     std::set<std::string> input_names;
-    for (const auto& in : source.input()) {
-      if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
-        const auto& type = in.type().tensor_type();
-        scope[in.name()] =
-            g.input(in.name(), static_cast<ir::dtype>(type.elem_type()), dims_of(type.shape()));
-      } else if (!in.has_type() && !main_graph) {  // a subgraph's, typed by its node
-        scope[in.name()] = g.input(in.name(), ir::untyped);
-      } else {
-        scope[in.name()] = g.input(in.name(), in.type());
-      }
+    for (const auto& in : source.inputs()) {
+      // A subgraph's input without a type is typed by its node.
+      scope[in.name()] = ir::declare_input(g, in, !main_graph);
       input_names.insert(in.name());
     }
-    std::vector<const ir::shared_initializer*> shared_at(
-        static_cast<std::size_t>(source.initializer_size()), nullptr);
+    std::vector<const ir::shared_initializer*> shared_at(source.initializer_count(), nullptr);
     for (const auto& s : shared) shared_at.at(static_cast<std::size_t>(s.index)) = &s;
-    for (int i = 0; i < source.initializer_size(); ++i) {
-      const auto& init = source.initializer(i);
-      const auto* s = shared_at[static_cast<std::size_t>(i)];
+    for (std::size_t i = 0; i < source.initializer_count(); ++i) {
+      const ir::tensor_view init = source.initializer(i);
+      const std::string name(init.name());
+      const auto* s = shared_at[i];
       // An initializer that is also a graph input is that input's default value (never shared).
-      if (input_names.count(init.name()))
-        *g.proto().add_initializer() = init;
+      if (input_names.count(name))
+        ir::add_input_default(g, init);
       else if (s)
-        scope[init.name()] = g.initializer(init.name(), s->data);
+        scope[name] = g.initializer(name, s->data);
       else
-        scope[init.name()] = g.initializer(init.name(), ir::tensor(init));
+        scope[name] = g.initializer(name, init.copy());
     }
     if (main_graph) {
-      for (const auto& n : source.node())
-        for (const auto& r : reads_of(n)) read_.insert(r);
-      for (const auto& o : source.output()) read_.insert(o.name());
+      for (std::size_t i = 0; i < source.node_count(); ++i)
+        for (const auto& r : source.reads(i)) read_.insert(r);
+      for (const auto& o : source.outputs()) read_.insert(o.name());
     }
-    const auto order = topological_order(source, [&](const std::string& name) {
+    const auto order = source.topological_order([&](const std::string& name) {
       for (std::size_t i = 0; i + 1 < scopes_.size(); ++i)
         if (scopes_[i].count(name)) return true;
       return false;
     });
     for (const int i : order) {
-      const auto& node = source.node(i);
+      const auto at = static_cast<std::size_t>(i);
       try {
-        rebuild_node(g, node, main_graph);
+        rebuild_node(g, source.node(at), main_graph);
       } catch (const error& e) {
         std::throw_with_nested(
-            error("retarget: " + node_place(node, i) + ": " + std::string(retarget::reason_of(e))));
+            error("retarget: " + source.place(at) + ": " + std::string(retarget::reason_of(e))));
       }
     }
-    for (const auto& out : source.output()) {
+    for (const auto& out : source.outputs()) {
       const ir::value v = lookup(out.name());
-      const std::string name = v.name() == out.name() ? std::string() : out.name();
-      // The declared type, as the model had it; one without a shape would fail the checker.
-      if (!out.has_type() && !main_graph)
-        g.output(v, name, ir::untyped);
-      else if (out.has_type() &&
-               (!out.type().has_tensor_type() || out.type().tensor_type().has_shape()))
-        g.output(v, name, out.type());
-      else
-        g.output(v, name);
+      // The declared type, as the model had it.
+      ir::declare_output(g, v, v.name() == out.name() ? std::string() : out.name(), out,
+                         !main_graph);
     }
     scopes_.pop_back();
   }
@@ -157,11 +141,8 @@ class rebuilder {
   ir::attribute_list rebuilt_attributes(ir::graph& g, const ir::node_view& node) {
     ir::attribute_list out;
     for (const auto& a : node.attributes())
-      out.push_back(a.with_rebuilt_subgraphs([&](const onnx::GraphProto& sub) {
-        auto body = g.subgraph(sub.name());
-        rebuild(body, sub, false);
-        return body.proto();
-      }));
+      out.push_back(ir::with_rebuilt_subgraphs(
+          g, a, [&](ir::graph& body, const ir::stored_graph& sub) { rebuild(body, sub, false); }));
     return out;
   }
 
@@ -171,10 +152,10 @@ class rebuilder {
       inputs.push_back(name.empty() ? ir::value{} : lookup(name));
     const bool standard = node.in_default_domain();
     // An op its opset does not have is refused before anything rewrites it away.
-    if (ir::is_standard_domain(node.domain())) g.schema_of(node.proto());
+    if (ir::is_standard_domain(node.domain())) g.schema_of(node);
     if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
     if (main_graph && standard) {
-      if (auto fired = hooks_.try_rules({g, node.proto(), inputs, report_})) {
+      if (auto fired = hooks_.try_rules({g, node, inputs, report_})) {
         bind_outputs(node, fired->outputs, "rule " + std::string(fired->rule));
         changed = true;
         return;
@@ -184,11 +165,11 @@ class rebuilder {
     std::vector<ir::value> outs;
     if (first_pass_ && options_.node_rewrites) {
       const auto fired = log_.fired;
-      const int before = g.proto().node_size();
+      const auto before = g.node_count();
       outs = hooks_.rewrite_node(options_, log_, g, n);
       if (log_.fired != fired) {
         // A rewrite that handed the node to its origin changed nothing: not counted.
-        if (g.proto().node_size() == before + 1 && same_node(g.proto().node(before), node))
+        if (g.node_count() == before + 1 && same_node(g.node(before), node))
           log_.forget(fired);
         else
           changed = true;
@@ -296,21 +277,6 @@ class rebuilder {
   std::unordered_set<std::string> read_;  // every name the main graph's nodes and outputs read
 };
 
-// Removes the nodes whose outputs nothing reads (the graph's outputs are read) and the
-// initializers nothing reads; returns how many of each went. Shared weights stay shared.
-inline std::pair<std::size_t, std::size_t> remove_dead(ir::model& m) {
-  auto& g = *m.proto_without_shared_bytes().mutable_graph();
-  const auto dead = ir::remove_dead_nodes(g);
-  std::unordered_set<std::string> live;
-  for (const auto& o : g.output()) live.insert(o.name());
-  for (const auto& i : g.input()) live.insert(i.name());
-  for (const auto& n : g.node())
-    for (const auto& r : reads_of(n)) live.insert(r);
-  const auto unused =
-      m.keep_initializers([&](const std::string& name) { return live.count(name) > 0; });
-  return {dead, unused};
-}
-
 RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
                                            const backend_hooks& hooks) {
   // Each weight is held once, by every pass and by the result: the source's bytes move into
@@ -331,23 +297,24 @@ RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
     ir::prepare_rebuild(g, in);
 
     rebuilder rebuild(hooks, o, r, opset, pass == 1);
-    rebuild.rebuild(g, in.graph(), true, in.shared_initializers());
+    rebuild.rebuild(g, ir::stored_graph(in), true, in.shared_initializers());
     changed = rebuild.changed;
     r.passes = pass;
 
     ir::model next = ir::rebuilt_model(std::move(g), in);
     if (o.cleanup) {
-      const auto [dead, unused] = remove_dead(next);
-      r.dead_nodes_removed += dead;
-      r.initializers_removed += unused;
+      const auto removed = ir::remove_unread(next);
+      r.dead_nodes_removed += removed.nodes;
+      r.initializers_removed += removed.initializers;
     }
     current = std::move(next);
   }
   r.fixed_point = !changed;
   r.nodes_after = ir::node_count(current);
   // Inexact rewrites mark the nodes they make with their tag's name (approximation<Name>::mark).
-  for (const auto& n : current.graph().node())
-    if (const auto name = approximation_of_node(n.doc_string()))
+  const ir::stored_graph made(current);
+  for (std::size_t i = 0; i < made.node_count(); ++i)
+    if (const auto name = approximation_of_node(made.node(i).doc_string()))
       ++r.approximations[std::string(*name)];
   ir::model out = std::move(current);
   if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||

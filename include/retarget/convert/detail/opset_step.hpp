@@ -26,8 +26,7 @@
 namespace retarget::convert::detail {
 
 inline std::string place(const ir::node_view& n, int index, int from, int to) {
-  return ir::node_place(n.proto(), index) + ", opset " + std::to_string(from) + " -> " +
-         std::to_string(to);
+  return ir::node_place(n, index) + ", opset " + std::to_string(from) + " -> " + std::to_string(to);
 }
 
 template <class Extra>
