@@ -1,7 +1,8 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, the conversion
 // engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, the shim
-// over ONNX's version converter, and the conversion packages of the backends whose tags declare
-// them compiled (opencv_dnn's rules, node rewrites and quirks), compiled once. Built with
+// over ONNX's version converter, the emitter's node emission, a model's summary, its sample inputs
+// and tensor statistics, and the conversion packages of the backends whose tags
+// declare them compiled (opencv_dnn's rules, node rewrites and quirks), compiled once. Built with
 // RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
 // core/config.hpp); translation units that link this library only declare them. Without it
 // retarget is header-only as ever.
@@ -12,8 +13,11 @@
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
+#include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/version_converter.hpp>
 
 namespace retarget::convert {

@@ -22,6 +22,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/emitter.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/value_table.hpp>
@@ -310,22 +311,7 @@ class graph_base {
   // ---- Nodes ----
 
   // Checks the node at this graph's opset, infers its outputs' types, and adds it.
-  std::vector<value> emit(node_spec spec) {
-    onnx::NodeProto node;
-    node.set_op_type(spec.op_type);
-    if (spec.domain) node.set_domain(*spec.domain);
-    for (const auto& in : spec.inputs) {
-      if (!in.valid()) {
-        node.add_input("");
-        continue;
-      }
-      check_owned(in, spec.op_type + " input");
-      node.add_input(in.name());
-    }
-    for (auto& a : spec.attributes.items_) *node.add_attribute() = std::move(a);
-    return emit_node(std::move(node), std::move(spec.outputs), spec.output_count,
-                     std::optional<std::string>(std::move(spec.name)), std::move(spec.doc_string));
-  }
+  std::vector<value> emit(node_spec spec);
 
   const onnx::GraphProto& proto() const noexcept { return proto_; }
   onnx::GraphProto& proto() noexcept { return proto_; }
@@ -434,17 +420,7 @@ class graph_base {
 
   // A fresh name: "Relu_12", then "Relu_12_1" for a second output.
   std::string generate_name(const std::string& op_type, std::size_t counter, std::size_t output,
-                            const std::vector<std::string>& siblings) const {
-    std::string base = op_type + "_" + std::to_string(counter);
-    if (output > 0) base += "_" + std::to_string(output);
-    const auto taken = [&](const std::string& n) {
-      return root_->used_names_.count(n) || root_->reserved_names_.count(n) ||
-             std::find(siblings.begin(), siblings.end(), n) != siblings.end();
-    };
-    std::string name = base;
-    for (int k = 1; taken(name); ++k) name = base + "_x" + std::to_string(k);
-    return name;
-  }
+                            const std::vector<std::string>& siblings) const;
 
   void require_subgraph(const char* what, const std::string& name) const {
     if (!parent_)
@@ -461,87 +437,14 @@ class graph_base {
 
   // Every domain a node could use: for inference inside subgraphs, which may use domains the
   // graph's own nodes do not.
-  std::unordered_map<std::string, int> import_map() const {
-    std::unordered_map<std::string, int> out;
-    for (const auto& [d, v] : root_->domain_versions_) out[d] = v;
-    for (const char* d : {"ai.onnx.ml", "ai.onnx.preview.training"})
-      if (!out.count(d)) out[d] = domain_version(d);
-    return out;
-  }
+  std::unordered_map<std::string, int> import_map() const;
 
   // The domains of a node and of the nodes of its subgraphs, for the opset imports.
-  void note_domains(const onnx::NodeProto& node) {
-    if (!canonical_domain(node.domain()).empty())
-      root_->used_domains_.insert(node.domain());
-    else
-      root_->standard_domain_used_ = true;
-    for (const auto& a : node.attribute()) {
-      if (a.has_g())
-        for (const auto& n : a.g().node()) note_domains(n);
-      for (const auto& g : a.graphs())
-        for (const auto& n : g.node()) note_domains(n);
-    }
-  }
+  void note_domains(const onnx::NodeProto& node);
 
   std::vector<value> emit_node(onnx::NodeProto node, std::vector<std::string> output_names,
                                std::size_t output_count, std::optional<std::string> node_name,
-                               std::string doc) {
-    // Names are only claimed once the node is accepted, so a rejected node leaves no trace.
-    const std::size_t counter = root_->node_counter_;
-    if (node.op_type().empty()) throw error("retarget: a node needs an op type");
-    if (output_names.empty())
-      for (std::size_t i = 0; i < output_count; ++i)
-        output_names.push_back(generate_name(node.op_type(), counter, i, output_names));
-    else
-      for (std::size_t i = 0; i < output_names.size(); ++i) {
-        const auto& n = output_names[i];
-        if (!n.empty() &&
-            (root_->used_names_.count(n) ||
-             std::find(output_names.begin(), output_names.begin() + static_cast<std::ptrdiff_t>(i),
-                       n) != output_names.begin() + static_cast<std::ptrdiff_t>(i)))
-          throw error("retarget: duplicate value name '" + n + "' for an output of " +
-                      node.op_type());
-      }
-    for (const auto& n : output_names) node.add_output(n);
-    // g.op names its nodes; a node_spec keeps the name it was given, even none.
-    if (!node_name)
-      node.set_name(node.op_type() + "_" + std::to_string(counter));
-    else if (!node_name->empty())
-      node.set_name(std::move(*node_name));
-    if (!doc.empty()) node.set_doc_string(std::move(doc));
-
-    // From the schema lookup to the end of inference: ONNX's registry is read throughout.
-    const detail::schema_registry_reader reading;
-    const int version = domain_version(node.domain());
-    const auto& schema = detail::check_node(node, version, values_.types());
-    if (!root_->inference_) root_->inference_ = detail::make_inference_state();
-    const auto inferred =
-        detail::infer_node(schema, node, version, values_, import_map(), *root_->inference_);
-
-    note_domains(node);
-    ++root_->node_counter_;
-    for (const auto& n : node.output())
-      if (!n.empty()) root_->used_names_.insert(n);
-    auto* added = proto_.add_node();
-    *added = std::move(node);
-    std::vector<value> outs;
-    for (int i = 0; i < added->output_size(); ++i) {
-      const auto& n = added->output(i);
-      if (n.empty()) continue;
-      outs.push_back(add_value(n, i < static_cast<int>(inferred.size())
-                                      ? inferred[static_cast<std::size_t>(i)]
-                                      : onnx::TypeProto{}));
-      values_.set_producer(n, proto_.node_size() - 1);
-    }
-    if (added->op_type() == "Constant" && added->domain().empty() && added->attribute_size() == 1) {
-      const auto& a = added->attribute(0);
-      if (a.has_t())
-        values_.set_data(added->output(0), &a.t());
-      else if (auto t = detail::constant_as_tensor(a))
-        values_.own_data(added->output(0), std::move(*t));
-    }
-    return outs;
-  }
+                               std::string doc);
 
   // Every name the nodes of g (and of their subgraphs) read.
   static void collect_reads(const onnx::GraphProto& g, std::unordered_set<std::string>& read) {
@@ -644,5 +547,9 @@ class graph_view {
 };
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/graph_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_GRAPH_HPP

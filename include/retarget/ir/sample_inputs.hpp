@@ -4,9 +4,9 @@
 //
 //   const auto feeds = retarget::ir::sample_inputs(model, {{"input", {1, 3, 224, 224}}}, 7);
 //
-// The random numbers come from a generator written out here (splitmix64), not from <random>'s
-// distributions, whose output the standard leaves to each library: the same seed gives the
-// same tensors with every compiler.
+// The random numbers come from a generator written out in retarget (splitmix64), not from
+// <random>'s distributions, whose output the standard leaves to each library: the same seed gives
+// the same tensors with every compiler.
 #ifndef RETARGET_IR_SAMPLE_INPUTS_HPP
 #define RETARGET_IR_SAMPLE_INPUTS_HPP
 
@@ -14,16 +14,12 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
-#include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
-#include <set>
-#include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace retarget::ir {
@@ -36,155 +32,25 @@ struct model_input {
 };
 
 // The model's inputs in order, without those an initializer gives (weights).
-inline std::vector<model_input> inputs_of(const model& m) {
-  const auto& g = m.graph();
-  std::set<std::string> weights;
-  for (const auto& t : g.initializer()) weights.insert(t.name());
-  std::vector<model_input> out;
-  for (const auto& v : g.input()) {
-    if (weights.contains(v.name())) continue;
-    auto& in = out.emplace_back();
-    in.name = v.name();
-    if (v.type().has_tensor_type()) {
-      in.type = static_cast<dtype>(v.type().tensor_type().elem_type());
-      in.shape = v.type().tensor_type().shape();
-    }
-  }
-  return out;
-}
+RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m);
 
 // The dims to feed `in` with: its static dims, and the dynamic ones from `given` (a whole
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.
-inline dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given) {
-  const auto& shape = in.shape;
-  if (given) {
-    if (static_cast<int>(given->size()) != shape.dim_size())
-      throw error("retarget: input '" + in.name + "' has rank " + std::to_string(shape.dim_size()) +
-                  " " + format_dims(shape) + ", not " + std::to_string(given->size()) + " as in " +
-                  format_dims(*given));
-    for (int i = 0; i < shape.dim_size(); ++i) {
-      const auto v = (*given)[static_cast<std::size_t>(i)];
-      if (v < 0)
-        throw error("retarget: input '" + in.name + "' cannot take " + format_dims(*given) +
-                    ": axis " + std::to_string(i) + " is negative");
-      if (shape.dim(i).has_dim_value() && shape.dim(i).dim_value() != v)
-        throw error("retarget: input '" + in.name + "' " + format_dims(shape) + " cannot take " +
-                    format_dims(*given) + ": axis " + std::to_string(i) + " is " +
-                    std::to_string(shape.dim(i).dim_value()));
-    }
-    return *given;
-  }
-  dims_t dims;
-  for (int i = 0; i < shape.dim_size(); ++i) {
-    const auto& d = shape.dim(i);
-    if (!d.has_dim_value() || d.dim_value() < 0)
-      throw error("retarget: input '" + in.name + "' " + format_dims(shape) + " has a dynamic dim" +
-                  (d.has_dim_param() ? " '" + d.dim_param() + "'" : std::string()) + " at axis " +
-                  std::to_string(i) + ": give its shape (--shape " + in.name + "=" +
-                  [&] {
-                    std::string example;
-                    for (int j = 0; j < shape.dim_size(); ++j)
-                      example += (j ? "x" : "") + (shape.dim(j).has_dim_value()
-                                                       ? std::to_string(shape.dim(j).dim_value())
-                                                       : std::string("N"));
-                    return example;
-                  }() +
-                  ")");
-    dims.push_back(d.dim_value());
-  }
-  return dims;
-}
+RETARGET_IR_DECL dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given);
 
 // Why `t` cannot feed `in` (its element type or its dims), or "" when it can.
-inline std::string mismatch(const model_input& in, const tensor& t) {
-  if (in.type != dtype::undefined && t.type() != in.type)
-    return std::string(to_string(t.type())) + ", but the model's input '" + in.name + "' is " +
-           std::string(to_string(in.type));
-  const auto dims = t.dims();
-  bool fits = static_cast<int>(dims.size()) == in.shape.dim_size();
-  for (int i = 0; fits && i < in.shape.dim_size(); ++i)
-    fits = !in.shape.dim(i).has_dim_value() ||
-           in.shape.dim(i).dim_value() == dims[static_cast<std::size_t>(i)];
-  if (!fits)
-    return "dims " + format_dims(dims) + ", but the model's input '" + in.name + "' is " +
-           format_dims(in.shape);
-  return {};
-}
+RETARGET_IR_DECL std::string mismatch(const model_input& in, const tensor& t);
 
 // retarget::error "FILE does not fit MODEL: why" when `t`, read from `file`, cannot feed `in`
 // of the model read from `model_file`: how the tool and the backend consoles refuse an input.
-inline void check_fits(const model_input& in, const tensor& t, const std::filesystem::path& file,
-                       const std::filesystem::path& model_file) {
-  if (const auto why = mismatch(in, t); !why.empty())
-    throw error("retarget: " + file.string() + " does not fit " + model_file.string() + ": " + why);
-}
-
-namespace detail {
-
-// Sebastiano Vigna's splitmix64: small, fast, and the same on every platform.
-struct splitmix64 {
-  std::uint64_t state;
-  std::uint64_t next() noexcept {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double unit() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
-};
-
-inline std::uint64_t fnv1a(std::string_view text) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
-}
-
-}  // namespace detail
+RETARGET_IR_DECL void check_fits(const model_input& in, const tensor& t,
+                                 const std::filesystem::path& file,
+                                 const std::filesystem::path& model_file);
 
 // A tensor of random values from `seed`: floating-point uniform in [-1, 1), integers uniform
 // in [0, 10) (small enough to be valid indices and counts of small axes), bools 0 or 1.
-inline tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed) {
-  detail::splitmix64 random{seed};
-  const auto n = static_cast<std::size_t>(element_count(dims));
-  const auto fill = [&]<class T>(T, auto draw) {
-    std::vector<T> values(n);
-    for (auto& v : values) v = static_cast<T>(draw());
-    return tensor::of<T>(values, dims);
-  };
-  const auto real = [&] { return random.unit() * 2 - 1; };
-  const auto small = [&] { return static_cast<std::int64_t>(random.next() % 10); };
-  switch (type) {
-    case dtype::f32:
-      return fill(float{}, real);
-    case dtype::f64:
-      return fill(double{}, real);
-    case dtype::i64:
-      return fill(std::int64_t{}, small);
-    case dtype::i32:
-      return fill(std::int32_t{}, small);
-    case dtype::i16:
-      return fill(std::int16_t{}, small);
-    case dtype::i8:
-      return fill(std::int8_t{}, small);
-    case dtype::u8:
-      return fill(std::uint8_t{}, small);
-    case dtype::u16:
-      return fill(std::uint16_t{}, small);
-    case dtype::u32:
-      return fill(std::uint32_t{}, small);
-    case dtype::u64:
-      return fill(std::uint64_t{}, small);
-    case dtype::boolean: {  // one byte each, 0 or 1 (std::vector<bool> packs bits)
-      std::vector<std::uint8_t> bits(n);
-      for (auto& b : bits) b = static_cast<std::uint8_t>(random.next() >> 63);
-      return tensor::from_raw(dtype::boolean, dims, std::as_bytes(std::span(bits)));
-    }
-    default:
-      throw error("retarget: no random values for " + std::string(to_string(type)) +
-                  " inputs: give the tensor from a file");
-  }
-}
+RETARGET_IR_DECL tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed);
 
 // The most bytes sample_input makes for one input: a model may declare a dim of 100000, but
 // 112 GiB of random numbers is not an input to test it with.
@@ -193,47 +59,18 @@ inline constexpr std::uint64_t sample_limit = std::uint64_t{1} << 30;
 // A random tensor for the input: its numbers depend on the seed and the input's name only,
 // not on the model's other inputs. retarget::error, before anything is allocated, when it
 // would be bigger than sample_limit.
-inline tensor sample_input(const model_input& in, const dims_t& dims, std::uint64_t seed) {
-  std::uint64_t bytes = size_of(in.type) ? size_of(in.type) : 1;
-  bool overflow = false;
-  for (const auto d : dims)
-    overflow = overflow || __builtin_mul_overflow(bytes, static_cast<std::uint64_t>(d), &bytes);
-  if (overflow || bytes > sample_limit)
-    throw error("retarget: input '" + in.name + "' " + std::string(to_string(in.type)) + " " +
-                format_dims(dims) + " is " +
-                (overflow ? std::string("more than 16 EiB") : human_bytes(bytes)) +
-                ", more than the " + human_bytes(sample_limit) +
-                " retarget generates: give it from a file, or smaller dims");
-  return random_tensor(in.type, dims, seed ^ detail::fnv1a(in.name));
-}
+RETARGET_IR_DECL tensor sample_input(const model_input& in, const dims_t& dims, std::uint64_t seed);
 
 // Every input the model takes: from `given` where it is there (checked to fit), else a random
 // tensor (sample_input) of the dims in `shapes`, which a dynamic dim needs.
-inline std::map<std::string, tensor> sample_inputs(const model& m,
-                                                   const std::map<std::string, dims_t>& shapes,
-                                                   std::uint64_t seed,
-                                                   std::map<std::string, tensor> given = {}) {
-  std::map<std::string, tensor> out;
-  for (const auto& in : inputs_of(m)) {
-    if (auto t = given.extract(in.name)) {
-      if (const auto why = mismatch(in, t.mapped()); !why.empty())
-        throw error("retarget: input '" + in.name + "': " + why);
-      out.insert(std::move(t));
-      continue;
-    }
-    const auto shape = shapes.find(in.name);
-    const auto dims =
-        concrete_dims(in, shape == shapes.end() ? std::nullopt : std::optional(shape->second));
-    out.emplace(in.name, sample_input(in, dims, seed));
-  }
-  for (const auto& [name, t] : given)
-    throw error("retarget: the model has no input '" + name + "'");
-  for (const auto& [name, dims] : shapes)
-    if (!out.contains(name))
-      throw error("retarget: the model has no input '" + name + "' to give a shape to");
-  return out;
-}
+RETARGET_IR_DECL std::map<std::string, tensor> sample_inputs(
+    const model& m, const std::map<std::string, dims_t>& shapes, std::uint64_t seed,
+    std::map<std::string, tensor> given = {});
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/sample_inputs_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_SAMPLE_INPUTS_HPP

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_values.hpp>
@@ -18,53 +19,10 @@
 
 namespace retarget::ir {
 
-namespace detail {
-
-// IEEE half precision and bfloat16 bits as the float they stand for.
-inline float half_to_float(std::uint16_t h) {
-  const int sign = (h >> 15) ? -1 : 1;
-  const int exponent = (h >> 10) & 0x1f;
-  const int mantissa = h & 0x3ff;
-  if (exponent == 0) return static_cast<float>(sign * std::ldexp(mantissa, -24));
-  if (exponent == 31)
-    return mantissa ? std::numeric_limits<float>::quiet_NaN()
-                    : sign * std::numeric_limits<float>::infinity();
-  return static_cast<float>(sign * std::ldexp(mantissa + 1024, exponent - 25));
-}
-inline float bfloat16_to_float(std::uint16_t b) {
-  const std::uint32_t bits = std::uint32_t{b} << 16;
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-}  // namespace detail
-
 // The elements as doubles, from raw_data (held or mapped) or the typed fields. retarget::error
 // for strings and complex numbers, for data in an external file not in memory (load the model
 // with its data first), and for data whose count does not match the dims.
-inline std::vector<double> values_as_double(const tensor& t) {
-  const auto& p = t.proto();
-  std::vector<double> out;
-  const auto read = [&]<class T>(std::type_identity<T>, auto convert) {
-    out.reserve(stored_count<T>(p));
-    for_each_value<T>(p, [&](T v) { out.push_back(static_cast<double>(convert(v))); });
-  };
-  const auto same = [](auto v) { return v; };
-  if (t.type() == dtype::f16)
-    read(std::type_identity<std::uint16_t>{}, detail::half_to_float);
-  else if (t.type() == dtype::bf16)
-    read(std::type_identity<std::uint16_t>{}, detail::bfloat16_to_float);
-  else
-    visit_element_type(t.type(), [&](auto type) { read(type, same); });
-  const auto dims = t.dims();
-  const bool negative = std::any_of(dims.begin(), dims.end(), [](auto d) { return d < 0; });
-  const auto expected = static_cast<std::uint64_t>(negative ? 0 : element_count(dims));
-  if (out.size() != expected)
-    throw error("retarget: tensor '" + p.name() + "' holds " + std::to_string(out.size()) +
-                " values, but its dims make " + std::to_string(expected));
-  return out;
-}
+RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t);
 
 struct tensor_statistics {
   std::size_t count = 0;
@@ -72,46 +30,11 @@ struct tensor_statistics {
   std::size_t non_finite = 0;  // NaN and infinities, left out of the others
 };
 
-inline tensor_statistics statistics(const tensor& t) {
-  tensor_statistics s;
-  double sum = 0, sum_of_squares = 0;
-  s.min = std::numeric_limits<double>::infinity();
-  s.max = -s.min;
-  for (double v : values_as_double(t)) {
-    if (!std::isfinite(v)) {
-      ++s.non_finite;
-      continue;
-    }
-    ++s.count;
-    s.min = std::min(s.min, v);
-    s.max = std::max(s.max, v);
-    sum += v;
-    sum_of_squares += v * v;
-  }
-  if (s.count == 0) return tensor_statistics{0, 0, 0, 0, 0, s.non_finite};
-  s.mean = sum / static_cast<double>(s.count);
-  s.stddev =
-      std::sqrt(std::max(0.0, sum_of_squares / static_cast<double>(s.count) - s.mean * s.mean));
-  return s;
-}
+RETARGET_IR_DECL tensor_statistics statistics(const tensor& t);
 
 // The largest absolute difference; infinity when types or shapes differ, or a value is NaN
 // in one tensor only.
-inline double max_abs_difference(const tensor& a, const tensor& b) {
-  const auto a_dims = a.dims(), b_dims = b.dims();
-  if (a_dims != b_dims || a.type() != b.type()) return std::numeric_limits<double>::infinity();
-  const auto x = values_as_double(a), y = values_as_double(b);
-  if (x.size() != y.size()) return std::numeric_limits<double>::infinity();
-  double worst = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (std::isnan(x[i]) || std::isnan(y[i])) {
-      if (std::isnan(x[i]) != std::isnan(y[i])) return std::numeric_limits<double>::infinity();
-      continue;
-    }
-    worst = std::max(worst, std::abs(x[i] - y[i]));
-  }
-  return worst;
-}
+RETARGET_IR_DECL double max_abs_difference(const tensor& a, const tensor& b);
 
 // How far a tensor is from a reference, element by element, for checking one engine against
 // another: an element passes when |actual - expected| <= atol + rtol * |expected| (numpy's
@@ -129,56 +52,15 @@ struct tensor_difference {
   bool passes() const noexcept { return incomparable.empty() && outside == 0; }
 };
 
-namespace detail {
-
-// The index of element `flat` of a tensor of `dims`, one number per axis.
-inline dims_t unravel(std::size_t flat, const dims_t& dims) {
-  dims_t at(dims.size(), 0);
-  for (std::size_t axis = dims.size(); axis-- > 0;) {
-    const auto extent = static_cast<std::size_t>(std::max<std::int64_t>(dims[axis], 1));
-    at[axis] = static_cast<std::int64_t>(flat % extent);
-    flat /= extent;
-  }
-  return at;
-}
-
-}  // namespace detail
-
 // Compares element-wise. Types may differ where both are numeric (an engine that computes in
 // float32 what the model declares int64); shapes must be equal. Strings cannot be compared.
-inline tensor_difference difference(const tensor& actual, const tensor& expected, double atol,
-                                    double rtol) {
-  tensor_difference d;
-  const auto dims = expected.dims();
-  if (actual.dims() != dims) {
-    d.incomparable = "shape " + format_dims(actual.dims()) + ", expected " + format_dims(dims);
-    return d;
-  }
-  std::vector<double> x, y;
-  try {
-    x = values_as_double(actual);
-    y = values_as_double(expected);
-  } catch (const error& e) {
-    d.incomparable = e.what();
-    return d;
-  }
-  d.count = x.size();
-  std::size_t worst = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) {
-      if (d.non_finite++ == 0) d.first_non_finite = detail::unravel(i, dims);
-      ++d.outside;
-      continue;
-    }
-    const double diff = std::abs(x[i] - y[i]);
-    if (diff > atol + rtol * std::abs(y[i])) ++d.outside;
-    if (y[i] != 0) d.max_rel = std::max(d.max_rel, diff / std::abs(y[i]));
-    if (diff > d.max_abs) d.max_abs = diff, worst = i;
-  }
-  d.worst = detail::unravel(worst, dims);
-  return d;
-}
+RETARGET_IR_DECL tensor_difference difference(const tensor& actual, const tensor& expected,
+                                              double atol, double rtol);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/tensor_stats_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_TENSOR_STATS_HPP
