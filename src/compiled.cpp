@@ -1,7 +1,7 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, the conversion
 // engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, the shim
-// over ONNX's version converter, the emitter's node emission, a model's summary, its sample inputs
-// and tensor statistics, and the conversion packages of the backends whose tags
+// over ONNX's version converter, the opset planner's schema comparisons, a model's summary, its
+// sample inputs and tensor statistics, and the conversion packages of the backends whose tags
 // declare them compiled (opencv_dnn's rules, node rewrites and quirks), compiled once. Built with
 // RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
 // core/config.hpp); translation units that link this library only declare them. Without it
@@ -9,6 +9,7 @@
 #include <retarget/backends/opencv_dnn/convert.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/detail/engine.hpp>
+#include <retarget/convert/opset.hpp>
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>

@@ -9,6 +9,7 @@
 #include <boost/mp11/list.hpp>
 #include <iostream>
 #include <retarget/convert/opset.hpp>
+#include <retarget/convert/opset_schema.hpp>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,12 @@ std::vector<step> schema_steps() {
     if (!retarget::ir::is_default_domain(s.domain())) continue;
     const int since = s.SinceVersion();
     if (since < 2 || since > 17) continue;
-    const auto* older = rd::schema_at(s.Name(), since - 1);
+    const auto* older = rc::schema_at(s.Name(), since - 1);
     if (!older) {
       out.push_back({s.Name(), since, since - 1, {"no schema at " + std::to_string(since - 1)}});
       continue;
     }
-    auto changes = rd::schema_changes(*older, s);
+    auto changes = rc::schema_changes(*older, s);
     if (changes.empty()) continue;
     out.push_back({s.Name(), since - 1, since, changes});
     out.push_back({s.Name(), since, since - 1, std::move(changes)});

@@ -13,16 +13,14 @@
 #ifndef RETARGET_CONVERT_OPSET_PLAN_HPP
 #define RETARGET_CONVERT_OPSET_PLAN_HPP
 
-#include <onnx/defs/schema.h>
-
 #include <boost/mp11/list.hpp>
 #include <cstddef>
 #include <retarget/convert/detail/opset_model_facts.hpp>
 #include <retarget/convert/detail/opset_registry.hpp>
-#include <retarget/convert/detail/opset_schema.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/opset_adapter.hpp>
 #include <retarget/convert/opset_adapters.hpp>  // retarget's, seen wherever a plan is
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
@@ -134,47 +132,29 @@ struct opset_plan {
 };
 
 // "node 3 'ln' (LayerNormalization), opset 17 → 16: why"
-inline std::string to_string(const unadaptable& u) {
-  return "node " + std::to_string(u.index) + " " + (u.name.empty() ? "" : "'" + u.name + "' ") +
-         "(" + u.op + "), opset " + std::to_string(u.from) + " -> " + std::to_string(u.to) + ": " +
-         u.why;
-}
+RETARGET_COMPILED_DECL std::string to_string(const unadaptable& u);
 
 namespace detail {
+
+// Whether op has a schema at opset.
+RETARGET_COMPILED_DECL bool in_opset(const std::string& op, int opset);
+
+// Whether a step from → to of op needs an adapter (ONNX's rule).
+RETARGET_COMPILED_DECL bool step_needs_adapter(const std::string& op, int from, int to);
 
 // Whether node n of op can take the step as it is: its schemas at `from` and `to` differ only
 // in the types they allow (which the emitter checks at the new opset), or the step is listed in
 // same_meaning_steps; and n sets no attribute `to` lacks, but for one it sets to its default at
 // `from` (dropped when the node is re-emitted). `why` says what stops it.
-inline bool same_node_fits(const ir::node_view& n, int from, int to, std::string* why) {
-  const auto* a = schema_at(n.op_type(), from);
-  const auto* b = schema_at(n.op_type(), to);
-  if (!a || !b || a->Deprecated() || b->Deprecated()) return false;
-  const bool up = to > from;
-  const auto changes = schema_changes(up ? *a : *b, up ? *b : *a);
-  if (!changes.empty() && !find_same_meaning(n.op_type(), from, to)) {
-    if (why) {
-      const auto& newer = up ? *b : *a;
-      const auto& older = up ? *a : *b;
-      *why = n.op_type() + "-" + std::to_string(newer.SinceVersion()) + " differs from " +
-             n.op_type() + "-" + std::to_string(older.SinceVersion()) + " in more than types (";
-      for (std::size_t i = 0; i < changes.size(); ++i) *why += (i ? "; " : "") + changes[i];
-      *why +=
-          "), and no adapter (retarget's or ONNX's) or same-meaning entry says the node keeps "
-          "its meaning from opset " +
-          std::to_string(from) + " to " + std::to_string(to);
-    }
-    return false;
-  }
-  for (const auto& set : n.attributes())
-    if (!b->attributes().count(std::string(set.name())) && !holds_default(set, *a)) {
-      if (why)
-        *why = "attribute '" + std::string(set.name()) + "' is not in " + n.op_type() + "-" +
-               std::to_string(b->SinceVersion()) + " (opset " + std::to_string(to) + ")";
-      return false;
-    }
-  return true;
-}
+RETARGET_COMPILED_DECL bool same_node_fits(const ir::node_view& n, int from, int to,
+                                           std::string* why);
+
+// Why no adapter takes node n from → to, when same_node_fits gave no reason.
+RETARGET_COMPILED_DECL std::string no_adapter_why(const ir::node_view& n, int from, int to);
+
+// Drops the attributes op's schema at `to` lacks (a node re-emitted there holds their default).
+RETARGET_COMPILED_DECL void drop_attributes_not_at(ir::attribute_list& attributes,
+                                                   const std::string& op, int to);
 
 // A node as an adapter's refusal check sees it: no graph values yet.
 inline node plan_node(const ir::node_view& n) { return node(n, {}, n.attribute_protos()); }
@@ -184,7 +164,7 @@ template <class Extra>
 step_by how_to_step(const ir::node_view& n, int from, int to, const input_facts& facts,
                     std::string* why) {
   if (!n.in_default_domain()) return step_by::other_domain;
-  if (!schema_at(n.op_type(), from)) {
+  if (!in_opset(n.op_type(), from)) {
     if (why) *why = n.op_type() + " is not in opset " + std::to_string(from);
     return step_by::missing;
   }
@@ -199,19 +179,7 @@ step_by how_to_step(const ir::node_view& n, int from, int to, const input_facts&
   if (ir::onnx_converter_has(n.op_type(), from, to)) return step_by::onnx;
   std::string attribute_why;
   if (same_node_fits(n, from, to, &attribute_why)) return step_by::same_node;
-  if (why && !attribute_why.empty()) {
-    *why = attribute_why;
-  } else if (why) {
-    const auto* s = schema_at(n.op_type(), to < from ? from : to);
-    if (to < from && !schema_at(n.op_type(), to))
-      *why = n.op_type() + " is not in opset " + std::to_string(to) +
-             " (it first appears in opset " + std::to_string(from) + ")";
-    else
-      *why =
-          "no adapter in ONNX's converter or retarget's for " + n.op_type() + " from " +
-          std::to_string(from) + " to " + std::to_string(to) +
-          (s ? " (" + n.op_type() + "-" + std::to_string(s->SinceVersion()) + " changed it)" : "");
-  }
+  if (why) *why = attribute_why.empty() ? no_adapter_why(n, from, to) : attribute_why;
   return step_by::missing;
 }
 
@@ -257,14 +225,12 @@ opset_plan plan_opset(const ir::model& source, int opset) {
 }
 
 // The plan's refusals as one error: every node, one a line.
-inline std::string to_string(const opset_plan& p) {
-  std::string out = "cannot convert from opset " + std::to_string(p.from) + " to " +
-                    std::to_string(p.to) + ": " + std::to_string(p.missing.size()) +
-                    (p.missing.size() == 1 ? " node has" : " nodes have") + " no adapter";
-  for (const auto& u : p.missing) out += "\n  " + to_string(u);
-  return out;
-}
+RETARGET_COMPILED_DECL std::string to_string(const opset_plan& p);
 
 }  // namespace retarget::convert
+
+#if defined(RETARGET_COMPILED_DEFINITIONS)
+#include <retarget/convert/detail/opset_plan_impl.hpp>
+#endif
 
 #endif  // RETARGET_CONVERT_OPSET_PLAN_HPP

@@ -85,6 +85,9 @@ constexpr void for_each_candidate_step(Visit visit) {
   }
 }
 
+// A variable template, so that it is computed where a plan or a conversion is instantiated,
+// not in every unit that includes the opset headers.
+template <class = void>
 inline constexpr auto candidate_steps = [] {
   constexpr std::size_t count = [] {
     std::size_t n = 0;
@@ -98,8 +101,8 @@ inline constexpr auto candidate_steps = [] {
 }();
 
 template <std::size_t I>
-using candidate_adapter = opset_adapter<op_name_at<candidate_steps[I].op>, candidate_steps[I].from,
-                                        candidate_steps[I].to>;
+using candidate_adapter = opset_adapter<op_name_at<candidate_steps<>[I].op>,
+                                        candidate_steps<>[I].from, candidate_steps<>[I].to>;
 
 template <std::size_t I>
 inline constexpr bool declared_at = !requires {
@@ -115,7 +118,7 @@ struct adapter_table<boost::mp11::mp_list<Es...>> {
   static constexpr auto declared = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<bool, sizeof...(I)>{declared_at<I>...};
   }
-  (std::make_index_sequence<candidate_steps.size()>{});
+  (std::make_index_sequence<candidate_steps<>.size()>{});
   static constexpr std::size_t declared_count =
       static_cast<std::size_t>(std::count(declared.begin(), declared.end(), true));
   static constexpr auto declared_steps = [] {

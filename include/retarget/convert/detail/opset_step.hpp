@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <retarget/convert/detail/opset_model_facts.hpp>
 #include <retarget/convert/detail/opset_registry.hpp>
-#include <retarget/convert/detail/opset_schema.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/opset_plan.hpp>
 #include <retarget/core/error.hpp>
@@ -83,11 +82,7 @@ void emit_cut_node(ir::graph& scratch, const model_facts& facts, int i, step_by 
   const auto n = facts.view.at(i);
   auto inputs = inputs_in_scratch(scratch, facts, i, from, to);
   auto attributes = n.attribute_protos();
-  if (how == step_by::same_node)
-    if (const auto* s = schema_at(n.op_type(), to))  // the ones `to` lacks hold their default
-      ir::erase_attributes(attributes, [&](const ir::attribute_view& a) {
-        return !s->attributes().count(std::string(a.name()));
-      });
+  if (how == step_by::same_node) drop_attributes_not_at(attributes, n.op_type(), to);
   const node wrapped(n, std::move(inputs), std::move(attributes));
   std::vector<ir::value> outputs;
   try {

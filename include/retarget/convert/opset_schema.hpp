@@ -1,7 +1,9 @@
-// How two schemas of an op differ: the schema in effect at an opset, whether a step needs an
-// adapter (ONNX's rule), and each change beyond the types they allow.
-#ifndef RETARGET_CONVERT_DETAIL_OPSET_SCHEMA_HPP
-#define RETARGET_CONVERT_DETAIL_OPSET_SCHEMA_HPP
+// How two schemas of an op differ, read from ONNX's schema registry: the schema in effect at an
+// opset, and each change beyond the types they allow. The opset planner (opset_plan.hpp) asks
+// it; opset.hpp does not include it, so that a unit that plans or converts through
+// retarget::compiled does not compile <onnx/defs/schema.h>.
+#ifndef RETARGET_CONVERT_OPSET_SCHEMA_HPP
+#define RETARGET_CONVERT_OPSET_SCHEMA_HPP
 
 #include <onnx/defs/schema.h>
 
@@ -12,17 +14,11 @@
 #include <string>
 #include <vector>
 
-namespace retarget::convert::detail {
+namespace retarget::convert {
 
 // The schema of op in effect at an opset, or nullptr.
 inline const onnx::OpSchema* schema_at(const std::string& op, int opset) {
   return onnx::OpSchemaRegistry::Schema(op, opset, "");
-}
-
-// Whether a step from → to of op needs an adapter (ONNX's rule).
-inline bool step_needs_adapter(const std::string& op, int from, int to) {
-  const auto* s = schema_at(op, to < from ? from : to);
-  return s && s->SinceVersion() == (to < from ? from : to);
 }
 
 inline std::string attribute_default(const onnx::OpSchema::Attribute& a) {
@@ -113,6 +109,6 @@ inline bool holds_default(const ir::attribute_view& set, const onnx::OpSchema& s
   return set.same_value(ir::attribute_view(it->second.default_value));
 }
 
-}  // namespace retarget::convert::detail
+}  // namespace retarget::convert
 
-#endif  // RETARGET_CONVERT_DETAIL_OPSET_SCHEMA_HPP
+#endif  // RETARGET_CONVERT_OPSET_SCHEMA_HPP
