@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
@@ -159,6 +160,9 @@ class attribute_list {
   attribute_list(std::initializer_list<onnx::AttributeProto> entries) : items_(entries) {}
   attribute_list(std::vector<onnx::AttributeProto> entries)  // NOLINT
       : items_(std::move(entries)) {}
+  // A node's attributes as they are: {n.attribute().begin(), n.attribute().end()}.
+  template <std::input_iterator It>
+  attribute_list(It first, It last) : items_(first, last) {}
 
   // An attribute of another node, as it is.
   void push_back(const attribute_view& a) { items_.push_back(a.proto()); }
