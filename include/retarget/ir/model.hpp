@@ -148,10 +148,7 @@ class model {
 
   // The version of a domain's opset import, or nullopt when the model does not import it.
   std::optional<int> opset(std::string_view domain = "") const {
-    for (const auto& o : proto_.opset_import())
-      if (canonical_domain(o.domain()) == canonical_domain(domain))
-        return static_cast<int>(o.version());
-    return std::nullopt;
+    return detail::imported_version(proto_, domain);
   }
   std::optional<std::string> metadata(std::string_view key) const {
     for (const auto& p : proto_.metadata_props())

@@ -57,11 +57,7 @@ class model_view {
   const onnx::ModelProto& proto() const noexcept { return proto_; }
   const onnx::GraphProto& graph() const noexcept { return proto_.graph(); }
   // The version of the default domain's opset, 0 when the model imports none.
-  int opset() const {
-    for (const auto& o : proto_.opset_import())
-      if (is_default_domain(o.domain())) return static_cast<int>(o.version());
-    return 0;
-  }
+  int opset() const { return detail::imported_version(proto_, "").value_or(0); }
 
   int node_count() const noexcept { return graph().node_size(); }
   const onnx::NodeProto& node(int i) const { return graph().node(i); }

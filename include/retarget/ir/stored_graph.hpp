@@ -36,7 +36,7 @@ class declared_value {
   bool has_tensor_shape() const {
     return v_->type().has_tensor_type() && v_->type().tensor_type().has_shape();
   }
-  // Whether it declares a type that is not a tensor's (a sequence, an optional).
+  // Whether it is a tensor, or declares no type: false for a sequence or an optional.
   bool is_tensor() const { return !has_type() || v_->type().has_tensor_type(); }
 
   const onnx::ValueInfoProto& proto() const noexcept { return *v_; }

@@ -9,9 +9,19 @@
 
 #include <optional>
 #include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/domain.hpp>
 #include <string_view>
 
 namespace retarget::ir::detail {
+
+// The version the model imports of a domain's opset, however the domain is spelled; nullopt
+// when it imports none.
+inline std::optional<int> imported_version(const onnx::ModelProto& m, std::string_view domain) {
+  for (const auto& o : m.opset_import())
+    if (canonical_domain(o.domain()) == canonical_domain(domain))
+      return static_cast<int>(o.version());
+  return std::nullopt;
+}
 
 // onnx::checker::check_model; throws what it throws.
 RETARGET_IR_DECL void check_model(const onnx::ModelProto& m);

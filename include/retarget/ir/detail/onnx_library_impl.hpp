@@ -12,7 +12,6 @@
 #include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
-#include <retarget/ir/domain.hpp>
 #include <string>
 #include <string_view>
 
@@ -23,10 +22,7 @@ RETARGET_IR_DECL void check_model(const onnx::ModelProto& m) { onnx::checker::ch
 RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
   // What ONNX's inference would crash on rather than refuse (node_check.hpp).
   const auto version_of = [&](const std::string& domain) {
-    for (const auto& o : m.opset_import())
-      if (canonical_domain(o.domain()) == canonical_domain(domain))
-        return static_cast<int>(o.version());
-    return 0;
+    return imported_version(m, domain).value_or(0);
   };
   check_strides_in(m.graph(), version_of);
   for (const auto& f : m.functions())
