@@ -2,6 +2,7 @@
 // PyTorch's bilinear model, and a custom-domain op running on a C++ kernel.
 #include <gtest/gtest.h>
 
+#include <retarget/ir/proto.hpp>
 #include <retarget/retarget.hpp>
 
 #include "support/srcnn.hpp"
@@ -98,6 +99,34 @@ TEST_F(OpencvDnn, CustomDomainOpRunsOnItsCppKernel) {
   const auto out = w.run({{"a", rx::tensor::of<float>({1, 2, 3, 4}, {1, 4})},
                           {"b", rx::tensor::of<float>({10, 20, 30, 40}, {1, 4})}});
   EXPECT_EQ(ort::values_of(out.begin()->second), (std::vector<double>{12, 24, 36, 48}));
+}
+
+// An input whose values sit in the typed field (float_data, as a hand-made tensor holds them)
+// reaches OpenCV as they are; one with fewer values than its dims is refused by name.
+TEST_F(OpencvDnn, InputValuesInTheTypedFieldReachOpencv) {
+  rx::graph g;
+  const auto x = g.input("x", rx::dtype::f32, {1, 3});
+  g.output(g.op("Relu", x), "y");
+  auto m = rx::make_model(std::move(g));
+  rx::save(m, dir_ / "relu.onnx");
+  auto w = bk::opencv_dnn_manager::build_wrapper({dir_ / "relu.onnx"}, {});
+
+  onnx::TensorProto typed;
+  typed.set_data_type(onnx::TensorProto::FLOAT);
+  typed.add_dims(1);
+  typed.add_dims(3);
+  for (const float v : {-1.5F, 2.0F, 3.25F}) typed.add_float_data(v);
+  const auto out = w.run({{"x", rx::tensor(typed)}});
+  EXPECT_EQ(ort::values_of(out.begin()->second), (std::vector<double>{0, 2, 3.25}));
+
+  typed.add_dims(2);  // [1, 3, 2]: six elements due, three given
+  try {
+    (void)w.run({{"x", rx::tensor(typed)}});
+    ADD_FAILURE() << "a tensor with fewer values than its dims ran";
+  } catch (const retarget::error& e) {
+    EXPECT_NE(std::string(e.what()).find("input 'x' holds 3 values"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -200,10 +200,9 @@ opset_plan plan_opset(const ir::model& source, int opset) {
                 std::to_string(ir::min_opset) + ".." + std::to_string(ir::max_opset) +
                 ", the opsets ONNX 1.12 knows");
   const detail::model_facts facts(source);
-  const auto& g = source.proto().graph();
   const int dir = opset < *from ? -1 : 1;
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto& n = g.node(i);
+  for (int i = 0; i < facts.view.node_count(); ++i) {
+    const ir::node_view n = facts.view.at(i);
     const auto in = facts.facts_of(n);
     for (int v = *from; v != opset; v += dir) {
       std::string why;

@@ -9,6 +9,7 @@
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/backends/opencv_dnn/param.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/options/json.hpp>
 #include <string>
 #include <vector>
@@ -36,7 +37,17 @@ inline cv::Mat to_mat(const ir::tensor& t, const std::string& name) {
   std::vector<int> sizes(dims.begin(), dims.end());
   if (sizes.empty()) sizes.push_back(1);
   cv::Mat m(static_cast<int>(sizes.size()), sizes.data(), CV_32F);
-  std::memcpy(m.ptr(), t.proto().raw_data().data(), t.proto().raw_data().size());
+  if (const auto bytes = t.raw_bytes(); bytes.size() == m.total() * sizeof(float)) {
+    std::memcpy(m.ptr(), bytes.data(), bytes.size());
+    return m;
+  }
+  // Values in the typed field (float_data), as a hand-made tensor may hold them.
+  const auto values = ir::tensor_view(t).values<float>();
+  if (values.size() != m.total())
+    throw error("retarget: opencv_dnn: input '" + name + "' holds " +
+                std::to_string(values.size()) + " values for its dims' " +
+                std::to_string(m.total()));
+  std::memcpy(m.ptr(), values.data(), values.size() * sizeof(float));
   return m;
 }
 
