@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/retarget.hpp>
 #ifdef RETARGET_HAS_OPENCV_DNN
 #include <retarget/backends/opencv_dnn.hpp>

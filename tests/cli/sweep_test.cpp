@@ -26,6 +26,7 @@
 #include <mutex>
 #include <regex>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <string_view>
 #include <vector>

@@ -30,6 +30,7 @@
 #include <optional>
 #include <retarget/convert/convert.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <set>
 #include <string>
 #include <string_view>

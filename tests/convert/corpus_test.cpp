@@ -25,6 +25,7 @@
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <set>

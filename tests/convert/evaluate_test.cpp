@@ -15,6 +15,7 @@
 #include <random>
 #include <retarget/convert/evaluate.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <set>
 #include <string>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <retarget/backends/onnxruntime/backend.hpp>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/backends/tensorrt/backend.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 
 // Checked before anything else is included.
 #if !defined(RETARGET_SEPARATE_COMPILATION)

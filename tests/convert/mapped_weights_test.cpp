@@ -10,6 +10,7 @@
 #include <retarget/backends/opencv_dnn.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <utility>
 #include <vector>

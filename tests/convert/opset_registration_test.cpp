@@ -7,6 +7,7 @@
 #include <boost/mp11/list.hpp>
 #include <cstdint>
 #include <retarget/convert/opset.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <vector>
 

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <retarget/convert/opset.hpp>
 #include <retarget/convert/opset_schema.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <vector>
 

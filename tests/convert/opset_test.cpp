@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <retarget/convert/opset.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <vector>
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <retarget/convert.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/ir/tensor_file.hpp>
 
 #include "support/ort.hpp"

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <retarget/convert.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <utility>
 #include <vector>

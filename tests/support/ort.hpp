@@ -11,6 +11,7 @@
 #include <map>
 #include <retarget/backends/onnxruntime.hpp>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/nn.hpp>

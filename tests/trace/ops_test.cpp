@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/retarget.hpp>
 
 #include "support/ort.hpp"

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/retarget.hpp>
 #include <vector>
 

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/retarget.hpp>
 #include <string>
 

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/retarget.hpp>
 #include <thread>
 

@@ -4,6 +4,7 @@
 #include <onnx/defs/shape_inference.h>
 
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 
 #include "support/error_of.hpp"

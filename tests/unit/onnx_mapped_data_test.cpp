@@ -11,6 +11,7 @@
 #include <iterator>
 #include <retarget/ir.hpp>
 #include <retarget/ir/model_view.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 #include <vector>
 

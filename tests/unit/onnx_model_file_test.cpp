@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <string>
 
 #include "support/file_size_limit.hpp"
