@@ -13,12 +13,18 @@
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
+#include <retarget/ir/dims.hpp>
+#include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
+#include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/tensor_values.hpp>
+#include <retarget/ir/value.hpp>
 #include <retarget/ir/version_converter.hpp>
 
 namespace retarget::convert {

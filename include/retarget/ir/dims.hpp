@@ -6,13 +6,14 @@
 #ifndef RETARGET_IR_DIMS_HPP
 #define RETARGET_IR_DIMS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <numeric>
+#include <ranges>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,11 +26,13 @@ using dims_t = std::vector<std::int64_t>;
 inline std::int64_t element_count(const dims_t& dims) {
   return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
 }
-// The same for a TensorProto's dims field, as it is (a template, so that a braced list of dims
-// still means a dims_t).
-template <std::same_as<std::int64_t> T>
-std::int64_t element_count(const google::protobuf::RepeatedField<T>& dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
+// The same for any other range of dims: a span, a TensorProto's dims field as it is (a
+// template, so that a braced list of dims still means a dims_t).
+template <std::ranges::input_range R>
+requires std::same_as<std::ranges::range_value_t<R>, std::int64_t> std::int64_t element_count(
+    const R& dims) {
+  return std::accumulate(std::ranges::begin(dims), std::ranges::end(dims), std::int64_t{1},
+                         std::multiplies<>());
 }
 
 namespace detail {
@@ -56,14 +59,12 @@ inline std::string format_dims(std::span<const std::int64_t> dims) {
 }
 
 // "[1, 3, height, ?]": a shape as ONNX's inference writes it, a dim without value or name "?".
-inline std::string format_dims(const onnx::TensorShapeProto& shape) {
-  return detail::bracketed(shape.dim(), [](const onnx::TensorShapeProto::Dimension& d) {
-    return d.has_dim_value()   ? std::to_string(d.dim_value())
-           : d.has_dim_param() ? d.dim_param()
-                               : std::string("?");
-  });
-}
+RETARGET_IR_DECL std::string format_dims(const onnx::TensorShapeProto& shape);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/dims_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_DIMS_HPP

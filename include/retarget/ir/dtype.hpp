@@ -1,12 +1,12 @@
 // Element types of ONNX tensors, numbered as TensorProto::DataType numbers them, so a dtype and
-// a proto's data_type convert by static_cast. Printed as "float32", "int64", "bool".
+// a proto's data_type convert by static_cast (ir/detail/dtype_impl.hpp checks the numbers
+// against ONNX's). Printed as "float32", "int64", "bool".
 #ifndef RETARGET_IR_DTYPE_HPP
 #define RETARGET_IR_DTYPE_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <cstdint>
+#include <retarget/ir/detail/linkage.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -23,23 +23,23 @@ inline constexpr onnx_was_renamed_retarget_ir_see_docs_migrating_md onnx{};
 namespace retarget::ir {
 
 enum class dtype : int {
-  undefined = onnx::TensorProto_DataType_UNDEFINED,
-  f32 = onnx::TensorProto_DataType_FLOAT,
-  u8 = onnx::TensorProto_DataType_UINT8,
-  i8 = onnx::TensorProto_DataType_INT8,
-  u16 = onnx::TensorProto_DataType_UINT16,
-  i16 = onnx::TensorProto_DataType_INT16,
-  i32 = onnx::TensorProto_DataType_INT32,
-  i64 = onnx::TensorProto_DataType_INT64,
-  string = onnx::TensorProto_DataType_STRING,
-  boolean = onnx::TensorProto_DataType_BOOL,
-  f16 = onnx::TensorProto_DataType_FLOAT16,
-  f64 = onnx::TensorProto_DataType_DOUBLE,
-  u32 = onnx::TensorProto_DataType_UINT32,
-  u64 = onnx::TensorProto_DataType_UINT64,
-  c64 = onnx::TensorProto_DataType_COMPLEX64,
-  c128 = onnx::TensorProto_DataType_COMPLEX128,
-  bf16 = onnx::TensorProto_DataType_BFLOAT16,
+  undefined = 0,
+  f32 = 1,
+  u8 = 2,
+  i8 = 3,
+  u16 = 4,
+  i16 = 5,
+  i32 = 6,
+  i64 = 7,
+  string = 8,
+  boolean = 9,
+  f16 = 10,
+  f64 = 11,
+  u32 = 12,
+  u64 = 13,
+  c64 = 14,
+  c128 = 15,
+  bf16 = 16,
 };
 
 // The names are numpy's (and PyTorch's), not the enumerators' nor TensorProto's ("FLOAT"), so
@@ -140,5 +140,9 @@ template <>
 inline constexpr dtype dtype_of<std::string> = dtype::string;
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/dtype_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_DTYPE_HPP

@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/model.hpp>
@@ -28,7 +30,9 @@ namespace retarget::ir {
 struct model_input {
   std::string name;
   dtype type = dtype::undefined;
-  onnx::TensorShapeProto shape;
+  // As the graph declares it; null when it declares none, which reads as a shape of no dims
+  // (shared and immutable, so that this header needs no message's definition).
+  std::shared_ptr<const onnx::TensorShapeProto> shape;
 };
 
 // The model's inputs in order, without those an initializer gives (weights).

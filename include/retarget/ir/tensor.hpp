@@ -5,18 +5,20 @@
 #ifndef RETARGET_IR_TENSOR_HPP
 #define RETARGET_IR_TENSOR_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/mapped_file.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -24,33 +26,24 @@ namespace retarget::ir {
 
 class tensor {
  public:
-  tensor() = default;
-  explicit tensor(onnx::TensorProto proto) : proto_(std::move(proto)) { hold_mapped_bytes(); }
+  // No proto held: reads as an empty TensorProto until something is set.
+  RETARGET_IR_DECL tensor() noexcept;
+  RETARGET_IR_DECL explicit tensor(onnx::TensorProto proto);
+  RETARGET_IR_DECL tensor(const tensor& other);
+  RETARGET_IR_DECL tensor(tensor&& other) noexcept;
+  RETARGET_IR_DECL tensor& operator=(const tensor& other);
+  RETARGET_IR_DECL tensor& operator=(tensor&& other) noexcept;
+  RETARGET_IR_DECL ~tensor();
 
   // Copies `bytes` (in the machine's order, which ONNX requires to be little-endian).
-  static tensor from_raw(dtype type, dims_t dims, std::span<const std::byte> bytes) {
-    const auto expected = static_cast<std::size_t>(element_count(dims)) * size_of(type);
-    if (size_of(type) == 0 || bytes.size() != expected)
-      throw error("retarget: tensor of " + std::string(to_string(type)) + " with " +
-                  std::to_string(element_count(dims)) + " elements needs " +
-                  std::to_string(expected) + " bytes, got " + std::to_string(bytes.size()));
-    tensor t;
-    t.proto_.set_data_type(static_cast<int>(type));
-    for (auto d : dims) t.proto_.add_dims(d);
-    t.proto_.set_raw_data(bytes.data(), bytes.size());
-    return t;
-  }
+  RETARGET_IR_DECL static tensor from_raw(dtype type, dims_t dims,
+                                          std::span<const std::byte> bytes);
 
   template <class T>
   static tensor of(std::span<const T> values, dims_t dims) {
     static_assert(dtype_of<T> != dtype::undefined, "retarget: no ONNX element type for this type");
     if constexpr (std::is_same_v<T, std::string>) {
-      check_count(values.size(), dims);
-      tensor t;
-      t.proto_.set_data_type(static_cast<int>(dtype::string));
-      for (auto d : dims) t.proto_.add_dims(d);
-      for (const auto& s : values) t.proto_.add_string_data(s);
-      return t;
+      return of_strings(values, std::move(dims));
     } else if constexpr (std::is_same_v<T, bool>) {
       std::vector<std::uint8_t> bytes(values.begin(), values.end());
       return from_raw(dtype::boolean, std::move(dims), std::as_bytes(std::span(bytes)));
@@ -76,38 +69,25 @@ class tensor {
     return of(std::span<const T>(&value, 1), {});
   }
   // No elements: shape [0].
-  static tensor empty(dtype type) {
-    tensor t;
-    t.proto_.set_data_type(static_cast<int>(type));
-    t.proto_.add_dims(0);
-    return t;
-  }
+  RETARGET_IR_DECL static tensor empty(dtype type);
   // A tensor whose bytes are held by `owner` (a mapped external data file) and not copied:
   // `proto` describes them as external data, its entries naming the live mapping, so that
   // every reader of tensor data finds them (ir::raw_bytes) and a copy of the proto too.
-  static tensor mapped(onnx::TensorProto proto, std::span<const std::byte> bytes,
-                       std::shared_ptr<const detail::mapped_file> owner) {
-    tensor t;
-    t.proto_ = std::move(proto);
-    t.mapped_ = bytes;
-    t.owner_ = std::move(owner);
-    return t;
-  }
+  RETARGET_IR_DECL static tensor mapped(onnx::TensorProto proto, std::span<const std::byte> bytes,
+                                        std::shared_ptr<const detail::mapped_file> owner);
 
-  dtype type() const noexcept { return static_cast<dtype>(proto_.data_type()); }
+  RETARGET_IR_DECL dtype type() const noexcept;
   // The name it has as an initializer or a folded constant ("" when none).
-  const std::string& name() const noexcept { return proto_.name(); }
-  void set_name(std::string name) { proto_.set_name(std::move(name)); }
-  dims_t dims() const { return {proto_.dims().begin(), proto_.dims().end()}; }
-  const onnx::TensorProto& proto() const noexcept { return proto_; }
-  onnx::TensorProto& proto() noexcept { return proto_; }
+  RETARGET_IR_DECL const std::string& name() const noexcept;
+  RETARGET_IR_DECL void set_name(std::string name);
+  RETARGET_IR_DECL dims_t dims() const;
+  RETARGET_IR_DECL const onnx::TensorProto& proto() const noexcept;
+  // Makes the proto of a tensor that holds none (default-constructed or moved-from).
+  RETARGET_IR_DECL onnx::TensorProto& proto() noexcept;
 
   // Whether the bytes are raw data in memory, held here or mapped (not typed fields, not an
   // external file not read): only such a tensor can be shared by a model and streamed to a file.
-  bool has_raw_data() const noexcept {
-    return is_mapped() ||
-           (!proto_.raw_data().empty() && proto_.data_location() != onnx::TensorProto::EXTERNAL);
-  }
+  RETARGET_IR_DECL bool has_raw_data() const noexcept;
   // Whether the bytes are a mapped file's (see mapped).
   bool is_mapped() const noexcept { return owner_ != nullptr; }
   // A mapped tensor's pages leave the process's memory, read again from the file when
@@ -116,35 +96,18 @@ class tensor {
     if (owner_) owner_->release(mapped_);
   }
   // The raw bytes, held here or mapped; empty when the values are in typed fields.
-  std::span<const std::byte> raw_bytes() const {
-    if (is_mapped()) return mapped_;  // without the registry's lookup
-    return ir::raw_bytes(proto_).value_or(std::span<const std::byte>{});
-  }
+  RETARGET_IR_DECL std::span<const std::byte> raw_bytes() const;
   // The proto without its bytes: element type, dims, name, doc string, segment and data
   // location, each as set, so that the bytes put back as raw data make the proto it was (a
   // mapped tensor's bytes go back as raw data: its header says nothing of the mapping).
-  onnx::TensorProto header() const {
-    onnx::TensorProto h;
-    if (proto_.has_data_type()) h.set_data_type(proto_.data_type());
-    *h.mutable_dims() = proto_.dims();
-    if (proto_.has_name()) h.set_name(proto_.name());
-    if (proto_.has_doc_string()) h.set_doc_string(proto_.doc_string());
-    if (proto_.has_segment()) *h.mutable_segment() = proto_.segment();
-    if (proto_.has_data_location() && !is_mapped()) h.set_data_location(proto_.data_location());
-    return h;
-  }
+  RETARGET_IR_DECL onnx::TensorProto header() const;
 
  private:
   // A copy of a mapped tensor's proto, made a tensor (a rule's new constant), holds its bytes:
   // the tensor may outlive the mapping, and a graph saves its own tensors as they are.
-  void hold_mapped_bytes() {
-    if (proto_.data_location() != onnx::TensorProto::EXTERNAL) return;
-    if (const auto bytes = detail::mapped_bytes(proto_)) {
-      proto_.set_raw_data(bytes->data(), bytes->size());
-      proto_.clear_external_data();
-      proto_.clear_data_location();
-    }
-  }
+  RETARGET_IR_DECL void hold_mapped_bytes();
+
+  RETARGET_IR_DECL static tensor of_strings(std::span<const std::string> values, dims_t dims);
 
   static void check_count(std::size_t n, const dims_t& dims) {
     if (static_cast<std::int64_t>(n) != element_count(dims))
@@ -152,7 +115,9 @@ class tensor {
                   std::to_string(element_count(dims)) + " elements");
   }
 
-  onnx::TensorProto proto_;
+  // Held through a pointer so that this header needs no message's definition; null in a
+  // default-constructed or moved-from tensor, which reads as an empty proto.
+  std::unique_ptr<onnx::TensorProto> proto_;
   std::span<const std::byte> mapped_;  // a mapped tensor's bytes, held by owner_
   std::shared_ptr<const detail::mapped_file> owner_;
 };
@@ -174,5 +139,9 @@ inline constexpr empty_tensor empty_f32{dtype::f32};
 inline constexpr empty_tensor empty_i64{dtype::i64};
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/tensor_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_TENSOR_HPP

@@ -7,42 +7,26 @@
 #ifndef RETARGET_IR_TENSOR_VALUES_HPP
 #define RETARGET_IR_TENSOR_VALUES_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/mapped_file.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
 
 namespace detail {
-
-// The typed field that holds elements of type T when raw_data does not: ONNX keeps the narrow
-// integers, bool and the bits of float16 and bfloat16 in int32_data, uint32 in uint64_data.
-template <class T>
-const auto& typed_field(const onnx::TensorProto& p) {
-  if constexpr (std::is_same_v<T, float>)
-    return p.float_data();
-  else if constexpr (std::is_same_v<T, double>)
-    return p.double_data();
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return p.int64_data();
-  else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>)
-    return p.uint64_data();
-  else
-    return p.int32_data();
-}
 
 template <class T>
 inline constexpr bool is_element_storage =
@@ -51,50 +35,56 @@ inline constexpr bool is_element_storage =
 // The key under which a tensor's external data entries name the live mapping of its file.
 inline constexpr const char* mapping_key = "retarget.mapping";
 
-// The bytes of an external tensor whose entries name a live mapping, or nullopt.
-inline std::optional<std::span<const std::byte>> mapped_bytes(const onnx::TensorProto& p) {
-  const std::string* key = nullptr;
-  std::uint64_t offset = 0, length = 0;
-  const auto number = [](const std::string& text, std::uint64_t& n) {
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    return ec == std::errc() && end == text.data() + text.size();
-  };
-  bool has_length = false;
-  for (const auto& e : p.external_data()) {
-    if (e.key() == mapping_key)
-      key = &e.value();
-    else if (e.key() == "offset" && !number(e.value(), offset))
-      return std::nullopt;
-    else if (e.key() == "length" && !(has_length = number(e.value(), length)))
-      return std::nullopt;
-  }
-  if (!key || !has_length) return std::nullopt;
-  const auto file = mapped_file::find(*key);
-  if (!file) return std::nullopt;
-  const auto bytes = file->bytes();
-  if (offset > bytes.size() || length > bytes.size() - offset) return std::nullopt;
-  return bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+// Where a TensorProto keeps its elements, read out of it once, so that the templates below
+// that decode them by element type touch no message: the raw bytes when there are some (held
+// or mapped), else the typed fields. Valid while the proto lives and is not changed.
+struct stored_elements {
+  std::optional<std::span<const std::byte>> raw;
+  bool external = false;  // the data location is an external file (mapped or not)
+  std::string_view name;
+  dtype type = dtype::undefined;
+  std::span<const float> float_data;
+  std::span<const double> double_data;
+  std::span<const std::int64_t> int64_data;
+  std::span<const std::uint64_t> uint64_data;
+  std::span<const std::int32_t> int32_data;
+};
+
+RETARGET_IR_DECL stored_elements stored_elements_of(const onnx::TensorProto& p);
+
+// The typed field that holds elements of type T when raw_data does not: ONNX keeps the narrow
+// integers, bool and the bits of float16 and bfloat16 in int32_data, uint32 in uint64_data.
+template <class T>
+auto typed_field(const stored_elements& s) {
+  if constexpr (std::is_same_v<T, float>)
+    return s.float_data;
+  else if constexpr (std::is_same_v<T, double>)
+    return s.double_data;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return s.int64_data;
+  else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>)
+    return s.uint64_data;
+  else
+    return s.int32_data;
 }
+
+// The bytes of an external tensor whose entries name a live mapping, or nullopt.
+RETARGET_IR_DECL std::optional<std::span<const std::byte>> mapped_bytes(const onnx::TensorProto& p);
 
 }  // namespace detail
 
 // The raw bytes of a tensor wherever they are: its raw_data, or the part of a mapped external
 // data file that a tensor of a loaded model (or a copy of its proto) names, valid while that
 // model lives. nullopt for values in a typed field and for external data not in memory.
-inline std::optional<std::span<const std::byte>> raw_bytes(const onnx::TensorProto& p) {
-  if (p.data_location() == onnx::TensorProto::EXTERNAL) return detail::mapped_bytes(p);
-  if (!p.has_raw_data()) return std::nullopt;
-  return std::as_bytes(std::span(p.raw_data().data(), p.raw_data().size()));
-}
+RETARGET_IR_DECL std::optional<std::span<const std::byte>> raw_bytes(const onnx::TensorProto& p);
 
 // How many elements of type T the tensor stores (raw bytes / sizeof(T), rounded down, or the
 // typed field's size), whatever its dims say.
 template <class T>
 std::size_t stored_count(const onnx::TensorProto& p) {
   static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
-  const auto bytes = raw_bytes(p);
-  return bytes ? bytes->size() / sizeof(T)
-               : static_cast<std::size_t>(detail::typed_field<T>(p).size());
+  const auto s = detail::stored_elements_of(p);
+  return s.raw ? s.raw->size() / sizeof(T) : detail::typed_field<T>(s).size();
 }
 
 // Calls f(v) for each stored element, in order, as a T: the C++ type of the tensor's element
@@ -104,12 +94,12 @@ std::size_t stored_count(const onnx::TensorProto& p) {
 template <class T, class F>
 void for_each_value(const onnx::TensorProto& p, F&& f) {
   static_assert(detail::is_element_storage<T>, "retarget: T must be a numeric element type");
-  const auto raw = raw_bytes(p);
-  if (!raw && p.data_location() == onnx::TensorProto::EXTERNAL)
-    throw error("retarget: tensor '" + p.name() +
+  const auto s = detail::stored_elements_of(p);
+  if (!s.raw && s.external)
+    throw error("retarget: tensor '" + std::string(s.name) +
                 "' has its data in an external file, not in memory");
-  if (!raw) {
-    for (auto v : detail::typed_field<T>(p)) {
+  if (!s.raw) {
+    for (auto v : detail::typed_field<T>(s)) {
       if constexpr (std::is_same_v<T, bool>)
         f(v != 0);
       else
@@ -117,11 +107,11 @@ void for_each_value(const onnx::TensorProto& p, F&& f) {
     }
     return;
   }
-  const auto bytes = *raw;
+  const auto bytes = *s.raw;
   if (bytes.size() % sizeof(T) != 0)
-    throw error("retarget: tensor '" + p.name() + "' has " + std::to_string(bytes.size()) +
-                " bytes of data, not a whole number of " +
-                std::string(to_string(static_cast<dtype>(p.data_type()))) + " elements");
+    throw error("retarget: tensor '" + std::string(s.name) + "' has " +
+                std::to_string(bytes.size()) + " bytes of data, not a whole number of " +
+                std::string(to_string(s.type)) + " elements");
   for (std::size_t i = 0; i < bytes.size(); i += sizeof(T)) {
     unsigned char b[sizeof(T)];
     std::memcpy(b, bytes.data() + i, sizeof(T));
@@ -181,5 +171,9 @@ decltype(auto) visit_element_type(dtype type, F&& f) {
 }
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/tensor_values_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_TENSOR_VALUES_HPP

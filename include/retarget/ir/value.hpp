@@ -4,11 +4,12 @@
 #ifndef RETARGET_IR_VALUE_HPP
 #define RETARGET_IR_VALUE_HPP
 
-#include <onnx/onnx_pb.h>
-
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <string>
@@ -43,29 +44,11 @@ inline std::string to_string(const std::vector<dim>& shape) {
 }
 
 // The dims of a shape as ONNX's inference writes it: a value, a name, or neither (unknown).
-inline std::vector<dim> dims_of(const onnx::TensorShapeProto& shape) {
-  std::vector<dim> out;
-  for (const auto& d : shape.dim()) {
-    if (d.has_dim_value())
-      out.emplace_back(d.dim_value());
-    else if (d.has_dim_param())
-      out.emplace_back(d.dim_param());
-    else
-      out.emplace_back();
-  }
-  return out;
-}
+RETARGET_IR_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape);
 
 // The type of a stored tensor (an initializer, a Constant's value): its element type and its
 // dims, all static.
-inline onnx::TypeProto type_of(const onnx::TensorProto& t) {
-  onnx::TypeProto type;
-  auto* tensor_type = type.mutable_tensor_type();
-  tensor_type->set_elem_type(t.data_type());
-  auto* shape = tensor_type->mutable_shape();
-  for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
-  return type;
-}
+RETARGET_IR_DECL onnx::TypeProto type_of(const onnx::TensorProto& t);
 
 class graph_base;
 
@@ -79,20 +62,12 @@ class value {
   const onnx::TypeProto& type() const;
 
   // The element type, or dtype::undefined when inference could not tell.
-  ::retarget::ir::dtype dtype() const {
-    return static_cast<::retarget::ir::dtype>(type().tensor_type().elem_type());
-  }
-  bool has_shape() const { return type().tensor_type().has_shape(); }
+  RETARGET_IR_DECL ::retarget::ir::dtype dtype() const;
+  RETARGET_IR_DECL bool has_shape() const;
   // The rank; retarget::error when it is not known.
-  std::size_t rank() const {
-    require_shape("rank");
-    return static_cast<std::size_t>(type().tensor_type().shape().dim_size());
-  }
+  RETARGET_IR_DECL std::size_t rank() const;
   // The dims, static or symbolic; retarget::error when the rank is not known.
-  std::vector<dim> shape() const {
-    require_shape("shape");
-    return dims_of(type().tensor_type().shape());
-  }
+  RETARGET_IR_DECL std::vector<dim> shape() const;
   // The static sizes, or nullopt when any dim is not static.
   std::optional<std::vector<std::int64_t>> static_shape() const {
     std::vector<std::int64_t> out;
@@ -122,5 +97,9 @@ class value {
 };
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/value_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_VALUE_HPP

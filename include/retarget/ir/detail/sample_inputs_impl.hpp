@@ -4,9 +4,12 @@
 #ifndef RETARGET_IR_DETAIL_SAMPLE_INPUTS_IMPL_HPP
 #define RETARGET_IR_DETAIL_SAMPLE_INPUTS_IMPL_HPP
 
+#include <onnx/onnx_pb.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/dims.hpp>
@@ -22,6 +25,15 @@
 
 namespace retarget::ir {
 
+namespace detail {
+
+// An input's declared shape; one of no dims when it declares none.
+inline const onnx::TensorShapeProto& shape_of(const model_input& in) {
+  return in.shape ? *in.shape : onnx::TensorShapeProto::default_instance();
+}
+
+}  // namespace detail
+
 // The model's inputs in order, without those an initializer gives (weights).
 RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
   const auto& g = m.graph();
@@ -34,7 +46,7 @@ RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
     in.name = v.name();
     if (v.type().has_tensor_type()) {
       in.type = static_cast<dtype>(v.type().tensor_type().elem_type());
-      in.shape = v.type().tensor_type().shape();
+      in.shape = std::make_shared<const onnx::TensorShapeProto>(v.type().tensor_type().shape());
     }
   }
   return out;
@@ -44,7 +56,7 @@ RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.
 RETARGET_IR_DECL dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given) {
-  const auto& shape = in.shape;
+  const auto& shape = detail::shape_of(in);
   if (given) {
     if (static_cast<int>(given->size()) != shape.dim_size())
       throw error("retarget: input '" + in.name + "' has rank " + std::to_string(shape.dim_size()) +
@@ -89,13 +101,14 @@ RETARGET_IR_DECL std::string mismatch(const model_input& in, const tensor& t) {
     return std::string(to_string(t.type())) + ", but the model's input '" + in.name + "' is " +
            std::string(to_string(in.type));
   const auto dims = t.dims();
-  bool fits = static_cast<int>(dims.size()) == in.shape.dim_size();
-  for (int i = 0; fits && i < in.shape.dim_size(); ++i)
-    fits = !in.shape.dim(i).has_dim_value() ||
-           in.shape.dim(i).dim_value() == dims[static_cast<std::size_t>(i)];
+  const auto& shape = detail::shape_of(in);
+  bool fits = static_cast<int>(dims.size()) == shape.dim_size();
+  for (int i = 0; fits && i < shape.dim_size(); ++i)
+    fits = !shape.dim(i).has_dim_value() ||
+           shape.dim(i).dim_value() == dims[static_cast<std::size_t>(i)];
   if (!fits)
     return "dims " + format_dims(dims) + ", but the model's input '" + in.name + "' is " +
-           format_dims(in.shape);
+           format_dims(shape);
   return {};
 }
 
