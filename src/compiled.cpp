@@ -12,12 +12,15 @@
 #include <retarget/convert/opset.hpp>
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
+#include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_interface.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor.hpp>

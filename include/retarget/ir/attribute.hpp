@@ -13,14 +13,15 @@
 #ifndef RETARGET_IR_ATTRIBUTE_HPP
 #define RETARGET_IR_ATTRIBUTE_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string>
@@ -31,23 +32,23 @@
 
 namespace retarget::ir {
 
-// Numbered as AttributeProto::AttributeType numbers them.
+// Numbered as AttributeProto::AttributeType numbers them (checked in attribute_impl.hpp).
 enum class attr_type : int {
-  undefined = onnx::AttributeProto_AttributeType_UNDEFINED,
-  float_ = onnx::AttributeProto_AttributeType_FLOAT,
-  int_ = onnx::AttributeProto_AttributeType_INT,
-  string = onnx::AttributeProto_AttributeType_STRING,
-  tensor = onnx::AttributeProto_AttributeType_TENSOR,
-  graph = onnx::AttributeProto_AttributeType_GRAPH,
-  floats = onnx::AttributeProto_AttributeType_FLOATS,
-  ints = onnx::AttributeProto_AttributeType_INTS,
-  strings = onnx::AttributeProto_AttributeType_STRINGS,
-  tensors = onnx::AttributeProto_AttributeType_TENSORS,
-  graphs = onnx::AttributeProto_AttributeType_GRAPHS,
-  sparse_tensor = onnx::AttributeProto_AttributeType_SPARSE_TENSOR,
-  sparse_tensors = onnx::AttributeProto_AttributeType_SPARSE_TENSORS,
-  type_proto = onnx::AttributeProto_AttributeType_TYPE_PROTO,
-  type_protos = onnx::AttributeProto_AttributeType_TYPE_PROTOS,
+  undefined = 0,
+  float_ = 1,
+  int_ = 2,
+  string = 3,
+  tensor = 4,
+  graph = 5,
+  floats = 6,
+  ints = 7,
+  strings = 8,
+  tensors = 9,
+  graphs = 10,
+  sparse_tensor = 11,
+  sparse_tensors = 12,
+  type_proto = 13,
+  type_protos = 14,
 };
 
 // AttributeProto's names ("INTS"), written out because its generated AttributeType_Name is not
@@ -87,6 +88,63 @@ constexpr std::string_view to_string(attr_type t) noexcept {
   }
 }
 
+namespace detail {
+
+// A message owned through a pointer, copied deeply: what an attribute holds a GraphProto or an
+// AttributeProto by, so that its header needs only their declarations. Never null but after
+// a move, when it may only be destroyed or assigned.
+template <class M>
+class owned_message {
+ public:
+  owned_message();
+  owned_message(const M& m);  // NOLINT: implicit, as the message it stands for
+  owned_message(const owned_message& other);
+  owned_message(owned_message&& other) noexcept;
+  owned_message& operator=(const owned_message& other);
+  owned_message& operator=(owned_message&& other) noexcept;
+  ~owned_message();
+
+  M& get() noexcept { return *p_; }
+  const M& get() const noexcept { return *p_; }
+  operator M&() noexcept { return *p_; }              // NOLINT: read as the message
+  operator const M&() const noexcept { return *p_; }  // NOLINT
+
+ private:
+  std::unique_ptr<M> p_;
+};
+
+#if defined(RETARGET_SEPARATE_COMPILATION)
+extern template class owned_message<onnx::AttributeProto>;
+extern template class owned_message<onnx::GraphProto>;
+#endif
+
+// A GRAPH attribute's value.
+using graph_payload = owned_message<onnx::GraphProto>;
+
+// What attribute<...>::write does, one overload per kind of payload: sets the name, the kind
+// and the value.
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::int64_t value);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name, float value);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const std::string& value);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const tensor& value);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const graph_payload& value);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const std::int64_t> values);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const float> values);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const std::string> values);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const tensor> values);
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const graph_payload> values);
+
+}  // namespace detail
+
 // A named, typed attribute value, ready to be written into a node.
 template <fixed_string Name, attr_type Type, class Payload>
 struct attribute {
@@ -95,35 +153,19 @@ struct attribute {
   Payload value;
 
   void write(onnx::AttributeProto& a) const {
-    a.set_name(std::string(name));
-    a.set_type(static_cast<onnx::AttributeProto_AttributeType>(Type));
-    if constexpr (Type == attr_type::int_)
-      a.set_i(value);
-    else if constexpr (Type == attr_type::float_)
-      a.set_f(value);
-    else if constexpr (Type == attr_type::string)
-      a.set_s(value);
-    else if constexpr (Type == attr_type::tensor)
-      *a.mutable_t() = value.proto();
-    else if constexpr (Type == attr_type::graph)
-      *a.mutable_g() = value;
-    else if constexpr (Type == attr_type::ints)
-      a.mutable_ints()->Add(value.begin(), value.end());
-    else if constexpr (Type == attr_type::floats)
-      a.mutable_floats()->Add(value.begin(), value.end());
-    else if constexpr (Type == attr_type::strings)
-      for (const auto& s : value) a.add_strings(s);
-    else if constexpr (Type == attr_type::tensors)
-      for (const auto& t : value) *a.add_tensors() = t.proto();
-    else if constexpr (Type == attr_type::graphs)
-      for (const auto& g : value) *a.add_graphs() = g;
+    if constexpr (Type == attr_type::ints || Type == attr_type::floats ||
+                  Type == attr_type::strings || Type == attr_type::tensors ||
+                  Type == attr_type::graphs)
+      detail::write_attribute(a, name, std::span(value.data(), value.size()));
+    else
+      detail::write_attribute(a, name, value);
   }
 };
 
 // An attribute whose name is known only at run time, checked when its node is emitted.
 struct runtime_attribute {
-  onnx::AttributeProto proto;
-  void write(onnx::AttributeProto& a) const { a = proto; }
+  detail::owned_message<onnx::AttributeProto> proto;
+  RETARGET_IR_DECL void write(onnx::AttributeProto& a) const;
 };
 
 namespace detail {
@@ -136,7 +178,7 @@ inline constexpr bool is_attribute<runtime_attribute> = true;
 
 // Anything with .proto() giving a GraphProto: a finished subgraph builder, for one.
 template <class G>
-onnx::GraphProto graph_proto_of(const G& g) {
+const onnx::GraphProto& graph_proto_of(const G& g) {
   if constexpr (std::is_same_v<G, onnx::GraphProto>)
     return g;
   else
@@ -290,13 +332,13 @@ template <fixed_string Name>
 struct graph_key {
   static constexpr std::string_view name = Name;
   template <detail::graph_like G>
-  attribute<Name, attr_type::graph, onnx::GraphProto> operator=(const G& g) {
-    return {detail::graph_proto_of(g)};
+  attribute<Name, attr_type::graph, detail::graph_payload> operator=(const G& g) {
+    return {detail::graph_payload(detail::graph_proto_of(g))};
   }
   template <detail::graph_like G>
-  attribute<Name, attr_type::graphs, std::vector<onnx::GraphProto>> operator=(
+  attribute<Name, attr_type::graphs, std::vector<detail::graph_payload>> operator=(
       const std::vector<G>& gs) {
-    std::vector<onnx::GraphProto> out;
+    std::vector<detail::graph_payload> out;
     for (const auto& g : gs) out.push_back(detail::graph_proto_of(g));
     return {std::move(out)};
   }
@@ -330,5 +372,9 @@ constexpr ir::graph_key<Name> operator""_g() noexcept {
 }
 }  // namespace literals
 }  // namespace retarget
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/attribute_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_ATTRIBUTE_HPP

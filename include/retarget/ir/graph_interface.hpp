@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/value.hpp>
 #include <string>
@@ -19,52 +20,25 @@
 namespace retarget::ir {
 
 // The graph's outputs' names, in order.
-inline std::vector<std::string> output_names(const graph_base& g) {
-  std::vector<std::string> out;
-  for (const auto& o : g.proto().output()) out.push_back(o.name());
-  return out;
-}
+RETARGET_IR_DECL std::vector<std::string> output_names(const graph_base& g);
 
 // The rank output `name` declares (0 when it declares no shape), or nullopt when no output has
 // that name.
-inline std::optional<std::size_t> output_rank(const graph_base& g, std::string_view name) {
-  for (const auto& o : g.proto().output())
-    if (o.name() == name) {
-      const auto& type = o.type().tensor_type();
-      return type.has_shape() ? static_cast<std::size_t>(type.shape().dim_size()) : 0;
-    }
-  return std::nullopt;
-}
+RETARGET_IR_DECL std::optional<std::size_t> output_rank(const graph_base& g, std::string_view name);
 
 // Names dim `axis` of output `name` (a symbolic dim: the batch, a length); retarget::error when
 // no output has that name or the axis is not one of its dims.
-inline void name_output_dim(graph_base& g, std::string_view name, std::int64_t axis,
-                            const std::string& dim_name) {
-  const auto rank = output_rank(g, name);
-  if (!rank) throw error("retarget: no output named '" + std::string(name) + "'");
-  if (axis < 0 || axis >= static_cast<std::int64_t>(*rank))
-    throw error("retarget: " + std::to_string(axis) + " is not an axis of output '" +
-                std::string(name) + "', which has rank " + std::to_string(*rank));
-  for (auto& o : *g.proto().mutable_output())
-    if (o.name() == name)
-      o.mutable_type()
-          ->mutable_tensor_type()
-          ->mutable_shape()
-          ->mutable_dim(static_cast<int>(axis))
-          ->set_dim_param(dim_name);
-}
+RETARGET_IR_DECL void name_output_dim(graph_base& g, std::string_view name, std::int64_t axis,
+                                      const std::string& dim_name);
 
 // Each initializer listed as a graph input too, of its type (the form of opset 8 and before,
 // where a weight had to be an input).
-inline void list_initializers_as_inputs(graph_base& g) {
-  auto& graph = g.proto();
-  for (const auto& init : graph.initializer()) {
-    auto* input = graph.add_input();
-    input->set_name(init.name());
-    *input->mutable_type() = type_of(init);
-  }
-}
+RETARGET_IR_DECL void list_initializers_as_inputs(graph_base& g);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/graph_interface_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_GRAPH_INTERFACE_HPP

@@ -9,16 +9,18 @@
 #ifndef RETARGET_IR_NODE_VIEW_HPP
 #define RETARGET_IR_NODE_VIEW_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -45,14 +47,14 @@ class tensor_view {
   explicit operator bool() const noexcept { return p_ != nullptr; }
   bool present() const noexcept { return p_ != nullptr; }
 
-  std::string_view name() const { return get().name(); }
-  dtype type() const { return static_cast<dtype>(get().data_type()); }
-  dims_t dims() const { return {get().dims().begin(), get().dims().end()}; }
+  RETARGET_IR_DECL std::string_view name() const;
+  RETARGET_IR_DECL dtype type() const;
+  RETARGET_IR_DECL dims_t dims() const;
   std::int64_t element_count() const { return ir::element_count(dims()); }
   // Whether the bytes are in an external file; raw_bytes() has them when that file is mapped.
-  bool is_external() const { return get().data_location() == onnx::TensorProto::EXTERNAL; }
+  RETARGET_IR_DECL bool is_external() const;
   // The raw bytes, in the proto or mapped; nullopt for typed fields and unmapped external data.
-  std::optional<std::span<const std::byte>> raw_bytes() const { return ir::raw_bytes(get()); }
+  RETARGET_IR_DECL std::optional<std::span<const std::byte>> raw_bytes() const;
 
   // The stored elements as T (see ir::for_each_value).
   template <class T>
@@ -69,19 +71,10 @@ class tensor_view {
   }
 
   // An owning copy, for a node or an initializer of another graph.
-  tensor copy() const { return tensor(get()); }
+  RETARGET_IR_DECL tensor copy() const;
   // An owning copy with other dims of as many elements, and no name: a new constant made of
   // this one's elements (a vector as [C, 1, 1]). retarget::error when the counts differ.
-  tensor reshaped(const dims_t& dims) const {
-    if (ir::element_count(dims) != element_count())
-      throw error("retarget: cannot reshape a tensor of " + std::to_string(element_count()) +
-                  " elements to dims of " + std::to_string(ir::element_count(dims)));
-    tensor t = copy();
-    t.proto().clear_dims();
-    for (const auto d : dims) t.proto().add_dims(d);
-    t.proto().clear_name();
-    return t;
-  }
+  RETARGET_IR_DECL tensor reshaped(const dims_t& dims) const;
 
   // For the functions of ir/ that take the proto.
   const onnx::TensorProto& proto() const { return get(); }
@@ -103,51 +96,47 @@ class attribute_view {
  public:
   explicit attribute_view(const onnx::AttributeProto& a) noexcept : a_(&a) {}
 
-  std::string_view name() const { return a_->name(); }
-  attr_type kind() const noexcept { return static_cast<attr_type>(a_->type()); }
+  RETARGET_IR_DECL std::string_view name() const;
+  RETARGET_IR_DECL attr_type kind() const noexcept;
 
-  std::int64_t i() const { return a_->i(); }
-  float f() const { return a_->f(); }
-  const std::string& s() const { return a_->s(); }
-  std::vector<std::int64_t> ints() const { return {a_->ints().begin(), a_->ints().end()}; }
-  std::vector<float> floats() const { return {a_->floats().begin(), a_->floats().end()}; }
-  std::vector<std::string> strings() const { return {a_->strings().begin(), a_->strings().end()}; }
-  tensor_view t() const { return tensor_view(a_->has_t() ? &a_->t() : nullptr); }
+  RETARGET_IR_DECL std::int64_t i() const;
+  RETARGET_IR_DECL float f() const;
+  RETARGET_IR_DECL const std::string& s() const;
+  RETARGET_IR_DECL std::vector<std::int64_t> ints() const;
+  RETARGET_IR_DECL std::vector<float> floats() const;
+  RETARGET_IR_DECL std::vector<std::string> strings() const;
+  RETARGET_IR_DECL tensor_view t() const;
   // Whether it holds a graph (If's branches, Loop's body, a GRAPHS list).
-  bool has_subgraph() const { return a_->has_g() || a_->graphs_size() > 0; }
+  RETARGET_IR_DECL bool has_subgraph() const;
 
-  // A copy whose subgraphs (its GRAPH's, then each of its GRAPHS') are rebuild(subgraph)'s.
+  // A copy (an onnx::AttributeProto) whose subgraphs (its GRAPH's, then each of its GRAPHS')
+  // are rebuild(subgraph)'s. The copying is rebuilt_subgraphs's, out of line; the return type
+  // is deduced, so that only a unit that calls this needs the complete message.
   template <class Rebuild>
-  onnx::AttributeProto with_rebuilt_subgraphs(Rebuild&& rebuild) const {
-    onnx::AttributeProto copy = *a_;
-    copy.clear_g();
-    copy.clear_graphs();
-    if (a_->has_g()) *copy.mutable_g() = rebuild(a_->g());
-    for (const auto& b : a_->graphs()) *copy.add_graphs() = rebuild(b);
-    return copy;
+  auto with_rebuilt_subgraphs(Rebuild&& rebuild) const {
+    return rebuilt_subgraphs(
+        &rebuild, [](const void* f, const onnx::GraphProto& from, onnx::GraphProto& to) {
+          to = (*static_cast<std::remove_reference_t<Rebuild>*>(const_cast<void*>(f)))(from);
+        });
   }
 
   // Whether the other attribute is this one: same name, kind and value.
-  bool same_as(const attribute_view& other) const {
-    return a_->SerializeAsString() == other.a_->SerializeAsString();
-  }
+  RETARGET_IR_DECL bool same_as(const attribute_view& other) const;
 
   // Whether the other attribute holds the same value, of the same kind, whatever its name
   // (a node's attribute against a schema's default).
-  bool same_value(const attribute_view& other) const {
-    auto a = *a_, b = *other.a_;
-    for (auto* x : {&a, &b}) {
-      x->clear_name();
-      x->clear_doc_string();
-      x->clear_ref_attr_name();
-    }
-    return a.SerializeAsString() == b.SerializeAsString();
-  }
+  RETARGET_IR_DECL bool same_value(const attribute_view& other) const;
 
   // The attribute as the node has it, to be written into another node (ir::node_spec).
   const onnx::AttributeProto& proto() const noexcept { return *a_; }
 
  private:
+  using rebuild_fn = void (*)(const void*, const onnx::GraphProto&, onnx::GraphProto&);
+  // Called with a pointer to the template's Rebuild, so the call depends on it: a unit that
+  // never instantiates with_rebuilt_subgraphs needs no complete AttributeProto.
+  RETARGET_IR_DECL onnx::AttributeProto rebuilt_subgraphs(const void* rebuild,
+                                                          rebuild_fn call) const;
+
   const onnx::AttributeProto* a_;
 };
 
@@ -155,24 +144,30 @@ class attribute_view {
 // with others added from literals (attribute_entry) and some dropped.
 class attribute_list {
  public:
-  attribute_list() = default;
+  RETARGET_IR_DECL attribute_list();
   // From entries (attribute_entry's, a node's attributes as they are).
-  attribute_list(std::initializer_list<onnx::AttributeProto> entries) : items_(entries) {}
-  attribute_list(std::vector<onnx::AttributeProto> entries)  // NOLINT
-      : items_(std::move(entries)) {}
+  RETARGET_IR_DECL attribute_list(std::initializer_list<onnx::AttributeProto> entries);
+  RETARGET_IR_DECL attribute_list(std::vector<onnx::AttributeProto> entries);  // NOLINT
   // A node's attributes as they are: {n.attribute().begin(), n.attribute().end()}.
   template <std::input_iterator It>
-  attribute_list(It first, It last) : items_(first, last) {}
+  attribute_list(It first, It last) : attribute_list() {
+    for (; first != last; ++first) push_back(*first);
+  }
+  RETARGET_IR_DECL attribute_list(const attribute_list& other);
+  RETARGET_IR_DECL attribute_list(attribute_list&& other) noexcept;
+  RETARGET_IR_DECL attribute_list& operator=(const attribute_list& other);
+  RETARGET_IR_DECL attribute_list& operator=(attribute_list&& other) noexcept;
+  RETARGET_IR_DECL ~attribute_list();
 
   // An attribute of another node, as it is.
-  void push_back(const attribute_view& a) { items_.push_back(a.proto()); }
+  RETARGET_IR_DECL void push_back(const attribute_view& a);
   // An entry made by attribute_entry.
-  void push_back(onnx::AttributeProto entry) { items_.push_back(std::move(entry)); }
+  RETARGET_IR_DECL void push_back(onnx::AttributeProto entry);
 
-  std::size_t size() const noexcept { return items_.size(); }
-  bool empty() const noexcept { return items_.empty(); }
-  attribute_view operator[](std::size_t i) const { return attribute_view(items_.at(i)); }
-  attribute_view back() const { return attribute_view(items_.back()); }
+  RETARGET_IR_DECL std::size_t size() const noexcept;
+  bool empty() const noexcept { return size() == 0; }
+  RETARGET_IR_DECL attribute_view operator[](std::size_t i) const;
+  RETARGET_IR_DECL attribute_view back() const;
 
   // Read as attribute_views, in order.
   class const_iterator {
@@ -180,60 +175,60 @@ class attribute_list {
     using value_type = attribute_view;
     using difference_type = std::ptrdiff_t;
     const_iterator() = default;
-    attribute_view operator*() const { return attribute_view(*it_); }
+    attribute_view operator*() const { return (*list_)[i_]; }
     const_iterator& operator++() {
-      ++it_;
+      ++i_;
       return *this;
     }
     const_iterator operator++(int) {
       auto old = *this;
-      ++it_;
+      ++i_;
       return old;
     }
     friend bool operator==(const const_iterator&, const const_iterator&) = default;
 
    private:
     friend class attribute_list;
-    explicit const_iterator(std::vector<onnx::AttributeProto>::const_iterator it) : it_(it) {}
-    std::vector<onnx::AttributeProto>::const_iterator it_;
+    const_iterator(const attribute_list* list, std::size_t i) : list_(list), i_(i) {}
+    const attribute_list* list_ = nullptr;
+    std::size_t i_ = 0;
   };
-  const_iterator begin() const { return const_iterator(items_.begin()); }
-  const_iterator end() const { return const_iterator(items_.end()); }
+  const_iterator begin() const { return const_iterator(this, 0); }
+  const_iterator end() const { return const_iterator(this, size()); }
 
   // Drops each attribute `drop` says to (drop(attribute_view) is true).
   template <class Drop>
   void erase_if(Drop drop) {
-    std::erase_if(items_, [&](const onnx::AttributeProto& a) { return drop(attribute_view(a)); });
+    erase_where([&](const attribute_view& a) { return static_cast<bool>(drop(a)); });
   }
 
  private:
   friend class graph_base;  // writes them into the node it emits
-  std::vector<onnx::AttributeProto> items_;
+  RETARGET_IR_DECL void erase_where(const std::function<bool(const attribute_view&)>& drop);
+  // Never null but after a move.
+  std::unique_ptr<std::vector<onnx::AttributeProto>> items_;
 };
 
+namespace detail {
+using attribute_writer = void (*)(const void*, onnx::AttributeProto&);
+// What attribute_entry(literal) does: `write` writes the literal into a new AttributeProto.
+RETARGET_IR_DECL onnx::AttributeProto written_attribute(const void* literal,
+                                                        attribute_writer write);
+}  // namespace detail
+
 // An attribute for an attribute_list: from a literal ("axis"_i = 1), or with a name known only
-// at run time (a STRING, an INTS).
+// at run time (a STRING, an INTS). The literal's form returns an onnx::AttributeProto, its type
+// deduced so that only a unit that calls it needs the complete message.
 template <class A>
-requires detail::is_attribute<A> onnx::AttributeProto attribute_entry(const A& literal) {
-  onnx::AttributeProto a;
-  literal.write(a);
-  return a;
+requires detail::is_attribute<A>
+auto attribute_entry(const A& literal) {
+  return detail::written_attribute(
+      &literal, [](const void* l, onnx::AttributeProto& a) { static_cast<const A*>(l)->write(a); });
 }
-inline onnx::AttributeProto attribute_entry(std::string_view name, std::string_view value) {
-  onnx::AttributeProto a;
-  a.set_name(std::string(name));
-  a.set_type(onnx::AttributeProto::STRING);
-  a.set_s(std::string(value));
-  return a;
-}
-inline onnx::AttributeProto attribute_entry(std::string_view name,
-                                            const std::vector<std::int64_t>& values) {
-  onnx::AttributeProto a;
-  a.set_name(std::string(name));
-  a.set_type(onnx::AttributeProto::INTS);
-  for (const auto v : values) a.add_ints(v);
-  return a;
-}
+RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
+                                                      std::string_view value);
+RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
+                                                      const std::vector<std::int64_t>& values);
 
 // Drops from the list each attribute `drop` says to (drop(attribute_view) is true).
 template <class Drop>
@@ -242,53 +237,39 @@ void erase_attributes(attribute_list& list, Drop drop) {
 }
 
 // A node as messages name it: "Clip '/features/0/Clip'", or "Clip" when it has no name.
-inline std::string describe_node(const onnx::NodeProto& n) {
-  return n.op_type() + (n.name().empty() ? std::string() : " '" + n.name() + "'");
-}
+RETARGET_IR_DECL std::string describe_node(const onnx::NodeProto& n);
 
 class node_view {
  public:
   // Implicit: a node of a graph is read through its view wherever one is asked for.
   node_view(const onnx::NodeProto& n) noexcept : n_(&n) {}  // NOLINT
 
-  const std::string& op_type() const { return n_->op_type(); }
+  RETARGET_IR_DECL const std::string& op_type() const;
   // The domain in canonical form: "" for the default domain however it is spelled.
-  std::string_view domain() const { return canonical_domain(n_->domain()); }
-  bool in_default_domain() const { return is_default_domain(n_->domain()); }
+  RETARGET_IR_DECL std::string_view domain() const;
+  RETARGET_IR_DECL bool in_default_domain() const;
   // Whether the node spells out its domain (an explicit "" too), and how.
-  bool has_domain() const { return n_->has_domain(); }
-  const std::string& domain_as_written() const { return n_->domain(); }
-  const std::string& name() const { return n_->name(); }
-  const std::string& doc_string() const { return n_->doc_string(); }
+  RETARGET_IR_DECL bool has_domain() const;
+  RETARGET_IR_DECL const std::string& domain_as_written() const;
+  RETARGET_IR_DECL const std::string& name() const;
+  RETARGET_IR_DECL const std::string& doc_string() const;
   // "Clip '/features/0/Clip'": how every message names a node.
   std::string describe() const { return describe_node(*n_); }
 
   // Input and output names; an empty name is an absent optional input or output.
-  std::size_t input_count() const { return static_cast<std::size_t>(n_->input_size()); }
-  const std::string& input(std::size_t i) const { return n_->input(static_cast<int>(i)); }
-  std::vector<std::string> inputs() const { return {n_->input().begin(), n_->input().end()}; }
-  std::size_t output_count() const { return static_cast<std::size_t>(n_->output_size()); }
-  const std::string& output(std::size_t i) const { return n_->output(static_cast<int>(i)); }
-  std::vector<std::string> outputs() const { return {n_->output().begin(), n_->output().end()}; }
+  RETARGET_IR_DECL std::size_t input_count() const;
+  RETARGET_IR_DECL const std::string& input(std::size_t i) const;
+  RETARGET_IR_DECL std::vector<std::string> inputs() const;
+  RETARGET_IR_DECL std::size_t output_count() const;
+  RETARGET_IR_DECL const std::string& output(std::size_t i) const;
+  RETARGET_IR_DECL std::vector<std::string> outputs() const;
 
-  std::size_t attribute_count() const { return static_cast<std::size_t>(n_->attribute_size()); }
-  std::vector<attribute_view> attributes() const {
-    std::vector<attribute_view> out;
-    for (const auto& a : n_->attribute()) out.emplace_back(a);
-    return out;
-  }
+  RETARGET_IR_DECL std::size_t attribute_count() const;
+  RETARGET_IR_DECL std::vector<attribute_view> attributes() const;
   // The attribute of that name, or nullopt when the node does not set it.
-  std::optional<attribute_view> attribute(std::string_view attr) const {
-    for (const auto& a : n_->attribute())
-      if (a.name() == attr) return attribute_view(a);
-    return std::nullopt;
-  }
+  RETARGET_IR_DECL std::optional<attribute_view> attribute(std::string_view attr) const;
   // The attributes as they are, to be written into another node (ir::node_spec).
-  attribute_list attribute_protos() const {
-    attribute_list out;
-    for (const auto& a : n_->attribute()) out.push_back(attribute_view(a));
-    return out;
-  }
+  RETARGET_IR_DECL attribute_list attribute_protos() const;
 
   const onnx::NodeProto& proto() const noexcept { return *n_; }
 
@@ -297,5 +278,9 @@ class node_view {
 };
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/node_view_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_NODE_VIEW_HPP

@@ -4,20 +4,16 @@
 #ifndef RETARGET_IR_DETAIL_EMITTER_HPP
 #define RETARGET_IR_DETAIL_EMITTER_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <memory>
 #include <retarget/ir/detail/linkage.hpp>
-#include <retarget/ir/detail/value_table.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-namespace onnx {
-class OpSchema;
-}
-
 namespace retarget::ir::detail {
+
+class value_table;  // value_table.hpp, which the definitions include
 
 // What inference shares across the nodes of a graph and its subgraphs (kept on the root).
 struct inference_state;
@@ -29,8 +25,9 @@ RETARGET_IR_DECL const onnx::OpSchema& schema_for(const onnx::NodeProto& node, i
 
 // Every check, in order; the node's schema when it passes. The caller holds a
 // schema_registry_reader.
-RETARGET_IR_DECL const onnx::OpSchema& check_node(const onnx::NodeProto& node, int version,
-                                                  const value_table::type_map& types);
+RETARGET_IR_DECL const onnx::OpSchema& check_node(
+    const onnx::NodeProto& node, int version,
+    const std::unordered_map<std::string, onnx::TypeProto*>& types);
 
 // The types of the node's outputs, in order. `imports` are the versions of every domain a node
 // of a subgraph may use. The caller holds a schema_registry_reader.

@@ -1,0 +1,130 @@
+// The definitions of attribute.hpp's writing of attributes into AttributeProtos (see
+// linkage.hpp for where they are compiled).
+#ifndef RETARGET_IR_DETAIL_ATTRIBUTE_IMPL_HPP
+#define RETARGET_IR_DETAIL_ATTRIBUTE_IMPL_HPP
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <memory>
+#include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace retarget::ir {
+
+// attr_type's numbers are ONNX's.
+static_assert(static_cast<int>(attr_type::undefined) ==
+              onnx::AttributeProto_AttributeType_UNDEFINED);
+static_assert(static_cast<int>(attr_type::float_) == onnx::AttributeProto_AttributeType_FLOAT);
+static_assert(static_cast<int>(attr_type::int_) == onnx::AttributeProto_AttributeType_INT);
+static_assert(static_cast<int>(attr_type::string) == onnx::AttributeProto_AttributeType_STRING);
+static_assert(static_cast<int>(attr_type::tensor) == onnx::AttributeProto_AttributeType_TENSOR);
+static_assert(static_cast<int>(attr_type::graph) == onnx::AttributeProto_AttributeType_GRAPH);
+static_assert(static_cast<int>(attr_type::floats) == onnx::AttributeProto_AttributeType_FLOATS);
+static_assert(static_cast<int>(attr_type::ints) == onnx::AttributeProto_AttributeType_INTS);
+static_assert(static_cast<int>(attr_type::strings) == onnx::AttributeProto_AttributeType_STRINGS);
+static_assert(static_cast<int>(attr_type::tensors) == onnx::AttributeProto_AttributeType_TENSORS);
+static_assert(static_cast<int>(attr_type::graphs) == onnx::AttributeProto_AttributeType_GRAPHS);
+static_assert(static_cast<int>(attr_type::sparse_tensor) ==
+              onnx::AttributeProto_AttributeType_SPARSE_TENSOR);
+static_assert(static_cast<int>(attr_type::sparse_tensors) ==
+              onnx::AttributeProto_AttributeType_SPARSE_TENSORS);
+static_assert(static_cast<int>(attr_type::type_proto) ==
+              onnx::AttributeProto_AttributeType_TYPE_PROTO);
+static_assert(static_cast<int>(attr_type::type_protos) ==
+              onnx::AttributeProto_AttributeType_TYPE_PROTOS);
+
+namespace detail {
+
+template <class M>
+owned_message<M>::owned_message() : p_(std::make_unique<M>()) {}
+template <class M>
+owned_message<M>::owned_message(const M& m) : p_(std::make_unique<M>(m)) {}
+template <class M>
+owned_message<M>::owned_message(const owned_message& other) : p_(std::make_unique<M>(*other.p_)) {}
+template <class M>
+owned_message<M>::owned_message(owned_message&& other) noexcept : p_(std::move(other.p_)) {}
+template <class M>
+owned_message<M>& owned_message<M>::operator=(const owned_message& other) {
+  if (this != &other) p_ = std::make_unique<M>(*other.p_);
+  return *this;
+}
+template <class M>
+owned_message<M>& owned_message<M>::operator=(owned_message&& other) noexcept {
+  p_ = std::move(other.p_);
+  return *this;
+}
+template <class M>
+owned_message<M>::~owned_message() = default;
+
+#if defined(RETARGET_SEPARATE_COMPILATION)
+template class owned_message<onnx::AttributeProto>;
+template class owned_message<onnx::GraphProto>;
+#endif
+
+inline void start_attribute(onnx::AttributeProto& a, std::string_view name, attr_type type) {
+  a.set_name(std::string(name));
+  a.set_type(static_cast<onnx::AttributeProto_AttributeType>(type));
+}
+
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::int64_t value) {
+  start_attribute(a, name, attr_type::int_);
+  a.set_i(value);
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name, float value) {
+  start_attribute(a, name, attr_type::float_);
+  a.set_f(value);
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const std::string& value) {
+  start_attribute(a, name, attr_type::string);
+  a.set_s(value);
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const tensor& value) {
+  start_attribute(a, name, attr_type::tensor);
+  *a.mutable_t() = value.proto();
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      const graph_payload& value) {
+  start_attribute(a, name, attr_type::graph);
+  *a.mutable_g() = value.get();
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const std::int64_t> values) {
+  start_attribute(a, name, attr_type::ints);
+  a.mutable_ints()->Add(values.begin(), values.end());
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const float> values) {
+  start_attribute(a, name, attr_type::floats);
+  a.mutable_floats()->Add(values.begin(), values.end());
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const std::string> values) {
+  start_attribute(a, name, attr_type::strings);
+  for (const auto& s : values) a.add_strings(s);
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const tensor> values) {
+  start_attribute(a, name, attr_type::tensors);
+  for (const auto& t : values) *a.add_tensors() = t.proto();
+}
+RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                      std::span<const graph_payload> values) {
+  start_attribute(a, name, attr_type::graphs);
+  for (const auto& g : values) *a.add_graphs() = g.get();
+}
+
+}  // namespace detail
+
+RETARGET_IR_DECL void runtime_attribute::write(onnx::AttributeProto& a) const { a = proto.get(); }
+
+}  // namespace retarget::ir
+
+#endif  // RETARGET_IR_DETAIL_ATTRIBUTE_IMPL_HPP
