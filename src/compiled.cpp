@@ -15,6 +15,7 @@
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
