@@ -14,12 +14,15 @@
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_cut.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/ir/topology.hpp>
 #include <retarget/ir/version_converter.hpp>
 
 namespace retarget::convert {
