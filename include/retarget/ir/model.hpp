@@ -15,7 +15,9 @@
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
+#include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/graph.hpp>
 #include <string>
 #include <string_view>

@@ -12,6 +12,7 @@
 #include <functional>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
+#include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <set>
