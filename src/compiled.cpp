@@ -15,18 +15,26 @@
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/dims.hpp>
+#include <retarget/ir/dot.hpp>
 #include <retarget/ir/dtype.hpp>
+#include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/graph_cut.hpp>
 #include <retarget/ir/graph_interface.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/rebuilt_model.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>
+#include <retarget/ir/stored_graph.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/tensor_values.hpp>
+#include <retarget/ir/topology.hpp>
 #include <retarget/ir/value.hpp>
 #include <retarget/ir/version_converter.hpp>
 

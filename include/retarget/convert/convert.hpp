@@ -12,8 +12,6 @@
 #ifndef RETARGET_CONVERT_CONVERT_HPP
 #define RETARGET_CONVERT_CONVERT_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <boost/hana/for_each.hpp>
 #include <concepts>
 #include <cstddef>

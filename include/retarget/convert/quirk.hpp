@@ -14,8 +14,6 @@
 #ifndef RETARGET_CONVERT_QUIRK_HPP
 #define RETARGET_CONVERT_QUIRK_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 #include <cstddef>

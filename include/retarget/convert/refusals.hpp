@@ -8,8 +8,6 @@
 #ifndef RETARGET_CONVERT_REFUSALS_HPP
 #define RETARGET_CONVERT_REFUSALS_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <boost/mp11/algorithm.hpp>
 #include <optional>
 #include <retarget/convert/fwd.hpp>

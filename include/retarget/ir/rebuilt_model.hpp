@@ -10,82 +10,38 @@
 #ifndef RETARGET_IR_REBUILT_MODEL_HPP
 #define RETARGET_IR_REBUILT_MODEL_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <cstddef>
-#include <cstdint>
-#include <map>
+#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
-#include <string>
-#include <utility>
-#include <vector>
 
 namespace retarget::ir {
 
 // g takes the source graph's name and its other domains' opset imports; it imports the default
 // domain only if a node uses it when the source does not import it; the names the source's
 // nodes give are kept from the ones the rebuild generates.
-inline void prepare_rebuild(graph& g, const model& source) {
-  const auto& in = source.proto();
-  bool imports_standard = in.opset_import_size() == 0;
-  for (const auto& import : in.opset_import())
-    if (!is_default_domain(import.domain()))
-      g.set_domain_version(import.domain(), static_cast<int>(import.version()));
-    else
-      imports_standard = true;
-  if (!imports_standard) g.import_standard_domain_only_if_used();
-  g.set_name(in.graph().name());
-  std::vector<std::string> names;
-  for (const auto& n : in.graph().node())
-    names.insert(names.end(), n.output().begin(), n.output().end());
-  g.reserve_names(names);
-}
+RETARGET_IR_DECL void prepare_rebuild(graph& g, const model& source);
 
 namespace detail {
 
 // The opset imports as `from` wrote them (the standard domain as "", "ai.onnx" or no domain
 // field at all; their order), when `to` imports the same domains at the same versions.
-inline void keep_import_spelling(const onnx::ModelProto& from, onnx::ModelProto& to) {
-  const auto imports = [](const onnx::ModelProto& m) {
-    std::map<std::string, std::int64_t> out;
-    for (const auto& o : m.opset_import())
-      out[std::string(canonical_domain(o.domain()))] = o.version();
-    return out;
-  };
-  if (from.opset_import_size() == to.opset_import_size() && imports(from) == imports(to))
-    *to.mutable_opset_import() = from.opset_import();
-}
+RETARGET_IR_DECL void keep_import_spelling(const onnx::ModelProto& from, onnx::ModelProto& to);
 
 }  // namespace detail
 
 // g made a model with the source's IR version, producer (as set, or not), domain, model version,
 // doc string, metadata, functions and opset imports as spelled. Shared weights stay shared.
-inline model rebuilt_model(graph_base&& g, const model& source) {
-  const auto& in = source.proto();
-  model_info info;
-  info.ir_version = in.ir_version();
-  info.producer_name = in.producer_name();
-  info.producer_version = in.producer_version();
-  info.doc_string = in.doc_string();
-  model next = make_model(std::move(g), info);
-  auto& out = next.proto_without_shared_bytes();
-  if (!in.has_producer_name()) out.clear_producer_name();
-  if (!in.has_producer_version()) out.clear_producer_version();
-  if (in.has_domain()) out.set_domain(in.domain());
-  if (in.has_model_version()) out.set_model_version(in.model_version());
-  *out.mutable_metadata_props() = in.metadata_props();
-  *out.mutable_functions() = in.functions();
-  detail::keep_import_spelling(in, out);
-  return next;
-}
+RETARGET_IR_DECL model rebuilt_model(graph_base&& g, const model& source);
 
 // How many nodes the model's main graph has.
-inline std::size_t node_count(const model& m) {
-  return static_cast<std::size_t>(m.proto().graph().node_size());
-}
+RETARGET_IR_DECL std::size_t node_count(const model& m);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/rebuilt_model_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_REBUILT_MODEL_HPP

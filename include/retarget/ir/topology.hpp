@@ -8,148 +8,38 @@
 #ifndef RETARGET_IR_TOPOLOGY_HPP
 #define RETARGET_IR_TOPOLOGY_HPP
 
-#include <onnx/onnx_pb.h>
-
+#include <cstddef>
 #include <functional>
-#include <queue>
-#include <retarget/core/error.hpp>
-#include <retarget/ir/detail/emitter.hpp>
-#include <retarget/ir/detail/onnx_library.hpp>
-#include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <set>
 #include <string>
-#include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace retarget::ir {
 
 // "node 3 'conv1' (Conv)": how an error points at a node of a model read from a file.
-inline std::string node_place(const onnx::NodeProto& n, int index) {
-  return "node " + std::to_string(index) + " " +
-         (n.name().empty() ? std::string() : "'" + n.name() + "' ") + "(" + n.op_type() + ")";
-}
+RETARGET_IR_DECL std::string node_place(const onnx::NodeProto& n, int index);
 
-inline std::string node_place(const node_view& n, int index) {
-  return node_place(n.proto(), index);
-}
+RETARGET_IR_DECL std::string node_place(const node_view& n, int index);
 
 // The names a node's subgraphs read from outer scopes (what they do not define themselves).
-inline void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
-  std::unordered_set<std::string> defined;
-  for (const auto& i : g.input()) defined.insert(i.name());
-  for (const auto& i : g.initializer()) defined.insert(i.name());
-  for (const auto& n : g.node())
-    for (const auto& o : n.output()) defined.insert(o);
-  for (const auto& n : g.node()) {
-    for (const auto& i : n.input())
-      if (!i.empty() && !defined.count(i)) out.insert(i);
-    std::set<std::string> inner;
-    for (const auto& a : n.attribute()) {
-      if (a.has_g()) outer_reads(a.g(), inner);
-      for (const auto& body : a.graphs()) outer_reads(body, inner);
-    }
-    for (const auto& i : inner)
-      if (!defined.count(i)) out.insert(i);
-  }
-}
+RETARGET_IR_DECL void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out);
 
 // Every name a node reads: its inputs and what its subgraphs read from outside.
-inline std::vector<std::string> reads_of(const onnx::NodeProto& n) {
-  std::set<std::string> inner;
-  for (const auto& a : n.attribute()) {
-    if (a.has_g()) outer_reads(a.g(), inner);
-    for (const auto& body : a.graphs()) outer_reads(body, inner);
-  }
-  std::vector<std::string> out;
-  for (const auto& i : n.input())
-    if (!i.empty()) out.push_back(i);
-  out.insert(out.end(), inner.begin(), inner.end());
-  return out;
-}
+RETARGET_IR_DECL std::vector<std::string> reads_of(const onnx::NodeProto& n);
 
 // The nodes in an order where each comes after what it reads, keeping the given order where
 // it already is one. A read of a name nothing defines, and a cycle, are errors naming nodes.
-inline std::vector<int> topological_order(const onnx::GraphProto& g,
-                                          const std::function<bool(const std::string&)>& outer) {
-  const int n = g.node_size();
-  std::unordered_map<std::string, int> producer;
-  for (int i = 0; i < n; ++i)
-    for (const auto& o : g.node(i).output())
-      if (!o.empty()) producer[o] = i;
-  std::unordered_set<std::string> given;
-  for (const auto& i : g.input()) given.insert(i.name());
-  for (const auto& i : g.initializer()) given.insert(i.name());
-
-  std::vector<int> waiting(static_cast<std::size_t>(n), 0);
-  std::vector<std::vector<int>> readers(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    for (const auto& name : reads_of(g.node(i))) {
-      if (const auto it = producer.find(name); it != producer.end()) {
-        if (it->second == i)
-          throw error("retarget: " + node_place(g.node(i), i) + " reads its own output '" + name +
-                      "': the graph has a cycle");
-        ++waiting[static_cast<std::size_t>(i)];
-        readers[static_cast<std::size_t>(it->second)].push_back(i);
-      } else if (!given.count(name) && !outer(name)) {
-        throw error("retarget: " + node_place(g.node(i), i) + " reads '" + name +
-                    "', which no node, graph input or initializer gives");
-      }
-    }
-  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
-  for (int i = 0; i < n; ++i)
-    if (waiting[static_cast<std::size_t>(i)] == 0) ready.push(i);
-  std::vector<int> order;
-  order.reserve(static_cast<std::size_t>(n));
-  while (!ready.empty()) {
-    const int i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    for (const int r : readers[static_cast<std::size_t>(i)])
-      if (--waiting[static_cast<std::size_t>(r)] == 0) ready.push(r);
-  }
-  if (static_cast<int>(order.size()) != n) {
-    std::string stuck;
-    int count = 0;
-    for (int i = 0; i < n; ++i)
-      if (waiting[static_cast<std::size_t>(i)] > 0 && count++ < 5)
-        stuck += (count > 1 ? ", " : "") + node_place(g.node(i), i);
-    if (count > 5) stuck += " and " + std::to_string(count - 5) + " more";
-    throw error("retarget: the graph has a cycle: these nodes wait on one another's outputs: " +
-                stuck);
-  }
-  return order;
-}
+RETARGET_IR_DECL std::vector<int> topological_order(
+    const onnx::GraphProto& g, const std::function<bool(const std::string&)>& outer);
 
 // Removes the nodes of g, which are in topological order, whose outputs nothing reads (the
 // graph's outputs are read); a node without outputs stays. Returns how many went.
-inline std::size_t remove_dead_nodes(onnx::GraphProto& g) {
-  std::unordered_set<std::string> live;
-  for (const auto& o : g.output()) live.insert(o.name());
-  std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
-  for (int i = g.node_size() - 1; i >= 0; --i) {
-    const auto& n = g.node(i);
-    bool used = n.output_size() == 0;
-    for (const auto& o : n.output()) used = used || live.count(o);
-    if (!used) continue;
-    keep[static_cast<std::size_t>(i)] = true;
-    for (const auto& r : reads_of(n)) live.insert(r);
-  }
-  google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
-  std::size_t dead = 0;
-  for (int i = 0; i < g.node_size(); ++i) {
-    if (keep[static_cast<std::size_t>(i)])
-      kept.Add()->Swap(g.mutable_node(i));
-    else
-      ++dead;
-  }
-  g.mutable_node()->Swap(&kept);
-  return dead;
-}
+RETARGET_IR_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g);
 
 // What remove_unread removed.
 struct removed_count {
@@ -159,48 +49,18 @@ struct removed_count {
 
 // Removes from the main graph the nodes whose outputs nothing reads (remove_dead_nodes), then
 // the initializers nothing reads (a graph input's default stays); shared weights stay shared.
-inline removed_count remove_unread(model& m) {
-  auto& g = *m.proto_without_shared_bytes().mutable_graph();
-  removed_count out;
-  out.nodes = remove_dead_nodes(g);
-  std::unordered_set<std::string> live;
-  for (const auto& o : g.output()) live.insert(o.name());
-  for (const auto& i : g.input()) live.insert(i.name());
-  for (const auto& n : g.node())
-    for (const auto& r : reads_of(n)) live.insert(r);
-  out.initializers =
-      m.keep_initializers([&](const std::string& name) { return live.count(name) > 0; });
-  return out;
-}
+RETARGET_IR_DECL removed_count remove_unread(model& m);
 
 // Throws retarget::error naming the node when the main graph has a cycle or a node reads a name
 // nothing gives, or when a node of a domain ONNX defines is not an op of the model's opset for
 // that domain. Ops of other domains, and of opsets newer than the ONNX library retarget links
 // knows, are the engines' to know.
-inline void check_structure(const model& m) {
-  const auto& g = m.proto().graph();
-  (void)topological_order(g, [](const std::string&) { return false; });
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto& node = g.node(i);
-    const std::string domain(canonical_domain(node.domain()));
-    if (!is_standard_domain(domain)) continue;
-    const auto version = m.opset(domain);
-    if (!version)
-      throw error("retarget: " + node_place(node, i) + ": the model imports no opset of domain '" +
-                  (domain.empty() ? std::string("ai.onnx") : domain) + "'");
-    if (const auto newest = detail::newest_known_version(domain); !newest || *version > *newest)
-      continue;
-    const detail::schema_registry_reader reading;
-    onnx::NodeProto spelled = node;  // the schema table writes the default domain as ""
-    spelled.set_domain(domain);
-    try {
-      (void)detail::schema_for(spelled, *version);
-    } catch (const error& e) {
-      throw error("retarget: " + node_place(node, i) + ": " + std::string(reason_of(e)));
-    }
-  }
-}
+RETARGET_IR_DECL void check_structure(const model& m);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_IR_DEFINITIONS)
+#include <retarget/ir/detail/topology_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_TOPOLOGY_HPP

@@ -5,23 +5,17 @@
 #ifndef RETARGET_IR_DETAIL_ONNX_LIBRARY_HPP
 #define RETARGET_IR_DETAIL_ONNX_LIBRARY_HPP
 
-#include <onnx/onnx_pb.h>
-
 #include <optional>
 #include <retarget/ir/detail/linkage.hpp>
-#include <retarget/ir/domain.hpp>
+#include <retarget/ir/detail/proto_fwd.hpp>
 #include <string_view>
 
 namespace retarget::ir::detail {
 
 // The version the model imports of a domain's opset, however the domain is spelled; nullopt
 // when it imports none.
-inline std::optional<int> imported_version(const onnx::ModelProto& m, std::string_view domain) {
-  for (const auto& o : m.opset_import())
-    if (canonical_domain(o.domain()) == canonical_domain(domain))
-      return static_cast<int>(o.version());
-  return std::nullopt;
-}
+RETARGET_IR_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
+                                                     std::string_view domain);
 
 // onnx::checker::check_model; throws what it throws.
 RETARGET_IR_DECL void check_model(const onnx::ModelProto& m);

@@ -12,10 +12,19 @@
 #include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
+#include <retarget/ir/domain.hpp>
 #include <string>
 #include <string_view>
 
 namespace retarget::ir::detail {
+
+RETARGET_IR_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
+                                                     std::string_view domain) {
+  for (const auto& o : m.opset_import())
+    if (canonical_domain(o.domain()) == canonical_domain(domain))
+      return static_cast<int>(o.version());
+  return std::nullopt;
+}
 
 RETARGET_IR_DECL void check_model(const onnx::ModelProto& m) { onnx::checker::check_model(m); }
 
