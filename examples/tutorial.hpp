@@ -81,12 +81,8 @@ inline const int skipped = [] {
 
 // The values of a float32 tensor.
 inline std::vector<float> floats(const retarget::ir::tensor& t) {
-  const auto& p = t.proto();
   if (t.type() != retarget::ir::dtype::f32) return {};
-  if (p.float_data_size() > 0) return {p.float_data().begin(), p.float_data().end()};
-  std::vector<float> out(p.raw_data().size() / sizeof(float));
-  std::memcpy(out.data(), p.raw_data().data(), out.size() * sizeof(float));
-  return out;
+  return retarget::ir::tensor_view(t).values<float>();
 }
 
 // Prints the comparison and says whether it is within the tolerance.

@@ -7,7 +7,8 @@ Checks, over include/retarget, tools, examples, benchmarks, fuzz, zoo and tests:
     (retarget::F::detail::..., F::detail::... from inside retarget, or retarget::detail:: for
     core's);
   - core/ names no engine;
-  - tests/ include nothing from tools/.
+  - tests/ include nothing from tools/;
+  - above ir/ (and in the tool), nothing includes ONNX's or protobuf's headers or ir/proto.hpp.
 Prints one line per violation (file:line: what) and exits 1 if there is any.
 
     python3 tests/layers/check.py [SOURCE_DIR]
@@ -47,6 +48,10 @@ def folder_of(header: str):
 
 
 PROTO = re.compile(r"\bonnx::\w+Proto\b")
+# ONNX's and protobuf's headers, and ir's opt-in to them, which the library above ir/ and the
+# tool leave alone (the opset planner's schema comparisons are ONNX's schema API by design).
+PROTO_HEADERS = re.compile(r"^(onnx/|google/protobuf/|retarget/ir/proto\.hpp$)")
+OPT_IN_ONNX = {"include/retarget/convert/opset_schema.hpp"}
 PROTO_BASELINE = "tests/layers/proto_reads.txt"
 
 
@@ -94,6 +99,10 @@ def main() -> int:
                     problems.append(f"{where}: includes {included}, another folder's detail")
                 if own and target and target != own and target not in LAYERS.get(own, set()):
                     problems.append(f"{where}: {own}/ includes {included}, a layer it may not use")
+                if (own not in (None, "ir") or rel.startswith("tools/retarget/")) and \
+                        rel not in OPT_IN_ONNX and PROTO_HEADERS.match(included):
+                    problems.append(f"{where}: includes {included}: above ir/, read models "
+                                    "through ir/'s views, not ONNX's messages")
                 if rel.startswith("tests/") and (included.startswith("tools/") or "/tools/" in included):
                     problems.append(f"{where}: a test includes {included} from tools/")
             for qualifier in QUALIFIED_DETAIL.findall(line):

@@ -188,7 +188,7 @@ struct opset_adapter<"Resize", 12, 13> {
     std::vector<ir::value> inputs = n.inputs();
     // An empty scales beside sizes: 13 wants only one of them.
     if (inputs.size() > 3 && inputs[2].valid())
-      if (const auto* s = g.constant_data(inputs[2]); s && s->dims_size() == 1 && s->dims(0) == 0)
+      if (const ir::tensor_view s = g.constant_data(inputs[2]); s && s.dims() == ir::dims_t{0})
         inputs[2] = ir::value();
     return detail::emit_resize(g, n, std::move(inputs), n.attributes());
   }

@@ -23,6 +23,9 @@ namespace retarget::ir {
 // for strings and complex numbers, for data in an external file not in memory (load the model
 // with its data first), and for data whose count does not match the dims.
 RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t);
+// The same for a tensor read where it is stored (a model's constant), without a copy.
+class tensor_view;
+RETARGET_IR_DECL std::vector<double> values_as_double(const tensor_view& t);
 
 struct tensor_statistics {
   std::size_t count = 0;

@@ -23,6 +23,7 @@
 #include <retarget/convert/refusals.hpp>
 #include <retarget/convert/rule.hpp>
 #include <retarget/ir/domain.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <string>
 #include <string_view>
@@ -141,7 +142,7 @@ struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_sh
     const auto in = s.model.static_shape(s.input(0));
     const auto* target = s.model.constant(s.input(1));
     if (!in || !target) return false;
-    const auto dims = ir::values_as_double(ir::tensor(*target));
+    const auto dims = ir::values_as_double(ir::tensor_view(target));
     const auto offset =
         static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
     if (offset < 0) return !dims.empty();

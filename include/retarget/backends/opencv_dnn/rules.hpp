@@ -28,7 +28,7 @@ using rc::literals::operator""_n;
 // The single value of a one-element constant, as a double.
 inline std::optional<double> scalar_of(const ir::tensor_view& t) {
   if (!t) return std::nullopt;
-  const auto values = ir::values_as_double(t.copy());
+  const auto values = ir::values_as_double(t);
   if (values.size() != 1) return std::nullopt;
   return values.front();
 }
@@ -44,7 +44,8 @@ struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
     const auto& x = m["x"_v];
     const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
     if (!shape) return rc::reject("the input's shape is not static");
-    const auto target = ir::values_as_double(ir::tensor(*m.graph().constant_data(m["shape"_c])));
+    const auto target =
+        ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["shape"_c])));
     if (target.size() > shape->size()) return rc::reject("the target shape has a higher rank");
     const auto offset = shape->size() - target.size();
     for (std::size_t i = 0; i < target.size(); ++i)

@@ -38,7 +38,7 @@ inline std::optional<std::vector<std::int64_t>> constant_ints(ir::graph& g, cons
     throw error("retarget: " + n.describe() + ": input " + std::to_string(i) +
                 " is computed at run time: opset 12 takes it as an attribute");
   std::vector<std::int64_t> out;
-  for (const double v : ir::values_as_double(ir::tensor(*data)))
+  for (const double v : ir::values_as_double(ir::tensor_view(data)))
     out.push_back(static_cast<std::int64_t>(v));
   return out;
 }

@@ -3,6 +3,8 @@
 #ifndef RETARGET_IR_DETAIL_TENSOR_STATS_IMPL_HPP
 #define RETARGET_IR_DETAIL_TENSOR_STATS_IMPL_HPP
 
+#include <onnx/onnx_pb.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <limits>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/dims.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/ir/tensor_values.hpp>
@@ -41,8 +44,10 @@ inline float bfloat16_to_float(std::uint16_t b) {
 
 }  // namespace detail
 
-RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t) {
-  const auto& p = t.proto();
+namespace detail {
+
+RETARGET_IR_DECL std::vector<double> values_as_double(const onnx::TensorProto& p) {
+  const tensor_view t(p);
   std::vector<double> out;
   const auto read = [&]<class T>(std::type_identity<T>, auto convert) {
     out.reserve(stored_count<T>(p));
@@ -62,6 +67,15 @@ RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t) {
     throw error("retarget: tensor '" + p.name() + "' holds " + std::to_string(out.size()) +
                 " values, but its dims make " + std::to_string(expected));
   return out;
+}
+
+}  // namespace detail
+
+RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t) {
+  return detail::values_as_double(t.proto());
+}
+RETARGET_IR_DECL std::vector<double> values_as_double(const tensor_view& t) {
+  return detail::values_as_double(t.proto());
 }
 
 RETARGET_IR_DECL tensor_statistics statistics(const tensor& t) {
