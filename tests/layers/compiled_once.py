@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""A unit linked with retarget::compiled compiles none of the library's functions again: each
+function named is undefined in the unit's object (the library gives it), neither defined there
+nor inlined away.
+
+    python3 tests/layers/compiled_once.py NM OBJECT FUNCTION...
+
+FUNCTION is a demangled name up to its opening parenthesis, e.g. retarget::ir::model::check(.
+"""
+import subprocess
+import sys
+
+
+def symbols(nm, obj, which):
+    out = subprocess.run([nm, "-C", which, obj], capture_output=True, text=True, check=True)
+    names = [line.split(maxsplit=1)[-1].split(" ", 1)[-1] if which == "--defined-only"
+             else line.split(maxsplit=1)[-1] for line in out.stdout.splitlines() if line.strip()]
+    # A function returning std::string is tagged: retarget::ir::to_dot[abi:cxx11](...).
+    return [n.replace("[abi:cxx11]", "") for n in names]
+
+
+def main():
+    nm, obj, functions = sys.argv[1], sys.argv[2], sys.argv[3:]
+    undefined = symbols(nm, obj, "--undefined-only")
+    defined = symbols(nm, obj, "--defined-only")
+    bad = 0
+    for f in functions:
+        if any(d.startswith(f) for d in defined):
+            print(f"{f}: defined in {obj}, not left to retarget::compiled")
+            bad += 1
+        elif not any(u.startswith(f) for u in undefined):
+            print(f"{f}: not called from {obj} (inlined, or the test no longer uses it)")
+            bad += 1
+    print(f"compiled_once: {len(functions)} functions, {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
