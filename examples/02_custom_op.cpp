@@ -61,13 +61,17 @@ int main() {
   std::printf("  %s\n", tutorial::signature(exported.model).c_str());
 
   // The Resize node, as the symbolic wrote it.
-  for (const auto& node : exported.model.graph().node()) {
+  for (std::size_t i = 0; i < exported.model.node_count(); ++i) {
+    const auto node = exported.model.node(i);
     if (node.op_type() != "Resize") continue;
     std::printf("  Resize(%s, %s, %s)\n", node.input(0).c_str(), node.input(1).c_str(),
                 node.input(2).c_str());
-    for (const auto& a : node.attribute()) {
-      if (a.has_s()) std::printf("    %s = \"%s\"\n", a.name().c_str(), a.s().c_str());
-      if (a.has_f()) std::printf("    %s = %g\n", a.name().c_str(), static_cast<double>(a.f()));
+    for (const auto& a : node.attributes()) {
+      const std::string name(a.name());
+      if (a.kind() == rx::attr_type::string)
+        std::printf("    %s = \"%s\"\n", name.c_str(), a.s().c_str());
+      if (a.kind() == rx::attr_type::float_)
+        std::printf("    %s = %g\n", name.c_str(), static_cast<double>(a.f()));
     }
   }
 

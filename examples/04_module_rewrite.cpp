@@ -93,9 +93,9 @@ int main() {
   for (auto* exported : {&ort, &cv}) {
     exported->model.check();
     std::string resize_mode;
-    for (const auto& node : exported->model.graph().node())
-      for (const auto& a : node.attribute())
-        if (node.op_type() == "Resize" && a.name() == "mode") resize_mode = a.s();
+    for (std::size_t i = 0; i < exported->model.node_count(); ++i)
+      if (const auto node = exported->model.node(i); node.op_type() == "Resize")
+        if (const auto mode = node.attribute("mode")) resize_mode = mode->s();
     std::printf("%s: %s (Resize mode %s)\n  rewrites: %s\n",
                 exported->model.metadata("retarget:backend")->c_str(),
                 tutorial::op_types(exported->model).c_str(), resize_mode.c_str(),

@@ -121,14 +121,11 @@ int main() {
                 tutorial::signature(exported->model).c_str(),
                 tutorial::rewrites(*exported).c_str());
     // The Constant in front holds Squeeze's axes, or Reshape's shape.
-    const auto& constant = exported->model.graph().node(0).attribute(0).t();
+    const auto constant = exported->model.node(0).attribute("value")->t();
     std::string values;
-    for (std::size_t i = 0; i < constant.raw_data().size() / 8; ++i) {
-      std::int64_t v;
-      std::memcpy(&v, constant.raw_data().data() + 8 * i, 8);
+    for (const auto v : constant.values<std::int64_t>())
       values += (values.empty() ? "" : ", ") + std::to_string(v);
-    }
-    std::printf("  %s's second input: [%s]\n", exported->model.graph().node(1).op_type().c_str(),
+    std::printf("  %s's second input: [%s]\n", exported->model.node(1).op_type().c_str(),
                 values.c_str());
   }
   const auto refusal = opencv_refusal(inputs, dir / "onnxruntime.onnx");

@@ -20,6 +20,7 @@
 #include <iomanip>
 #include <iterator>
 #include <map>
+#include <retarget/ir/proto.hpp>  // the engine's converter reads the ONNX model's own messages
 #include <retarget/retarget.hpp>
 #include <sstream>
 #include <string>

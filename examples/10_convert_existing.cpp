@@ -43,7 +43,7 @@ struct relu_of_relu : rc::rule<"relu_of_relu"> {
 struct add_of_zero : rc::rule<"add_of_zero"> {
   static constexpr auto pattern = rc::commutative(rc::op<"Add">("x"_v, "zero"_c));
   static rc::verdict condition(const auto& m) {
-    const auto zero = rx::values_as_double(rx::tensor(*m.graph().constant_data(m["zero"_c])));
+    const auto zero = rx::values_as_double(rx::tensor_view(m.graph().constant_data(m["zero"_c])));
     for (const double v : zero)
       if (v != 0) {
         char text[64];
@@ -112,8 +112,8 @@ int run_both(rx::model& converted) {
   const auto ort_param = tutorial::onnxruntime_param(dir.path());
   if (!tutorial::onnxruntime_available(ort_param)) return tutorial::skipped;
 
-  const auto input_name = converted.graph().input(0).name();
-  const auto output_name = converted.graph().output(0).name();
+  const auto input_name = rx::inputs_of(converted).at(0).name;
+  const auto output_name = converted.output_names().at(0);
   const retarget::backend::tensor_map feeds{
       {input_name, tutorial::load("convert/mobilenet_v2_input.pb")}};
 
@@ -153,7 +153,7 @@ int main() {
 int convert_and_check() {
   // 2. The model as torch wrote it, and what OpenCV would refuse in it.
   const auto model = rx::load(tutorial::data("convert/mobilenet_v2_op13.onnx"));
-  std::printf("mobilenet_v2_op13.onnx: %d nodes, opset %d, %s\n", model.graph().node_size(),
+  std::printf("mobilenet_v2_op13.onnx: %zu nodes, opset %d, %s\n", model.node_count(),
               model.opset().value_or(0), tutorial::signature(model).c_str());
   print_refusals("before", rc::refused_nodes<bk::opencv_dnn>(model));
 #if RETARGET_HAS_OPENCV_DNN
@@ -179,8 +179,8 @@ int convert_and_check() {
   auto mine = rc::convert<my_opencv>(small);
   std::printf("%s", rc::to_string(mine.report, /*explain=*/true).c_str());
   std::printf("converted: %s\n", tutorial::op_types(mine.model).c_str());
-  for (const auto& n : mine.model.graph().node())
-    if (!n.doc_string().empty())
+  for (std::size_t i = 0; i < mine.model.node_count(); ++i)
+    if (const auto n = mine.model.node(i); !n.doc_string().empty())
       std::printf("  %s %s: %s\n", n.op_type().c_str(), n.output(0).c_str(),
                   n.doc_string().c_str());
   const auto fired = [&](const char* name) {

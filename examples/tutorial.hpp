@@ -101,22 +101,27 @@ inline bool compare(const char* what, const retarget::ir::tensor& out,
 // The op types of a model's nodes, in order: "Constant Resize Conv ...".
 inline std::string op_types(const retarget::ir::model& m) {
   std::string out;
-  for (const auto& n : m.graph().node())
-    out += (out.empty() ? "" : " ") + (n.domain().empty() ? "" : n.domain() + "::") + n.op_type();
+  for (std::size_t i = 0; i < m.node_count(); ++i) {
+    const auto n = m.node(i);
+    out += (out.empty() ? "" : " ") +
+           (n.in_default_domain() ? "" : std::string(n.domain()) + "::") + n.op_type();
+  }
   return out;
 }
 
 // A model's inputs and outputs with their dims: "input [1, 3, height, width] -> output [...]".
 inline std::string signature(const retarget::ir::model& m) {
-  const auto describe = [](const auto& values) {
+  const auto describe = [](const std::vector<retarget::ir::value_summary>& values) {
     std::string out;
     for (const auto& v : values) {
-      out += (out.empty() ? "" : ", ") + v.name() + " " +
-             retarget::ir::format_dims(v.type().tensor_type().shape());
+      std::string dims;
+      for (const auto& d : v.dims) dims += (dims.empty() ? "" : ", ") + d;
+      out += (out.empty() ? "" : ", ") + v.name + " [" + dims + "]";
     }
     return out;
   };
-  return describe(m.graph().input()) + " -> " + describe(m.graph().output());
+  const auto summary = retarget::ir::summarize(m);
+  return describe(summary.inputs) + " -> " + describe(summary.outputs);
 }
 
 // The rewrites an export applied, as its report says them.

@@ -152,7 +152,7 @@ struct deploy_job {
     const auto onnx_file = staging.path() / *cfg.onnx.save_file;
     retarget::ir::save(exported.model, onnx_file);
     const auto report = retarget::to_string(exported.report);
-    const auto nodes = exported.model.graph().node_size();
+    const auto nodes = exported.model.node_count();
     stage(out, 2, "export",
           onnx_file.filename().string() + ": " + std::to_string(nodes) +
               " nodes, rewrites: " + (report.empty() ? "none" : report),

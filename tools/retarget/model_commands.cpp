@@ -22,10 +22,8 @@ int inspect(const inspect_options&, arguments& args, std::ostream& out) {
     return {};
   }();
   out << path.string() << ": " << retarget::ir::human_bytes(fs::file_size(path)) << " on disk";
-  std::set<std::string> external;
-  for (const auto& t : model.graph().initializer())
-    for (const auto& e : t.external_data())
-      if (e.key() == "location") external.insert(e.value());
+  const auto files = model.external_data_files();
+  const std::set<std::string> external(files.begin(), files.end());
   if (!external.empty()) {
     out << ", weights external in";
     for (const auto& e : external) out << " " << e;
@@ -46,7 +44,7 @@ int check(const check_options& o, arguments& args, std::ostream& out) {
     throw retarget::error(one_line(prefixed(path.string() + " is not valid", e)));
   }
   out << path.string() << ": valid (ONNX checker and strict shape inference passed; "
-      << model.graph().node_size() << " nodes, opset " << model.opset().value_or(0) << ")\n";
+      << model.node_count() << " nodes, opset " << model.opset().value_or(0) << ")\n";
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/graph.hpp>
+#include <retarget/ir/node_view.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,6 +89,15 @@ class model {
   // Whether some initializer of the main graph keeps its bytes in an external file (a model
   // read with read_model_file; load maps them, and they stay external).
   bool has_external_data() const;
+  // The files the main graph's initializers keep their bytes in, each once, in order of use.
+  std::vector<std::string> external_data_files() const;
+
+  // The main graph at a glance, for messages and engines: its node count (subgraphs' left out)
+  // and its outputs' names, in order.
+  std::size_t node_count() const;
+  // Node i of the main graph, read in place (the model must outlive the view).
+  node_view node(std::size_t i) const;
+  std::vector<std::string> output_names() const;
 
   // Keeps the main graph's initializers whose names `keep` accepts, in their order; a shared
   // one keeps its bytes. Returns how many went.

@@ -148,6 +148,7 @@ class attribute_list {
   // From entries (attribute_entry's, a node's attributes as they are).
   RETARGET_IR_DECL attribute_list(std::initializer_list<onnx::AttributeProto> entries);
   RETARGET_IR_DECL attribute_list(std::vector<onnx::AttributeProto> entries);  // NOLINT
+  RETARGET_IR_DECL attribute_list(std::initializer_list<runtime_attribute> entries);
   // A node's attributes as they are: {n.attribute().begin(), n.attribute().end()}.
   template <std::input_iterator It>
   attribute_list(It first, It last) : attribute_list() {
@@ -162,6 +163,8 @@ class attribute_list {
   // An attribute of another node, as it is.
   RETARGET_IR_DECL void push_back(const attribute_view& a);
   // An entry made by attribute_entry.
+  RETARGET_IR_DECL void push_back(const runtime_attribute& entry);
+  // A message made elsewhere (a unit that includes ir/proto.hpp).
   RETARGET_IR_DECL void push_back(onnx::AttributeProto entry);
 
   RETARGET_IR_DECL std::size_t size() const noexcept;
@@ -212,23 +215,20 @@ class attribute_list {
 namespace detail {
 using attribute_writer = void (*)(const void*, onnx::AttributeProto&);
 // What attribute_entry(literal) does: `write` writes the literal into a new AttributeProto.
-RETARGET_IR_DECL onnx::AttributeProto written_attribute(const void* literal,
-                                                        attribute_writer write);
+RETARGET_IR_DECL runtime_attribute written_attribute(const void* literal, attribute_writer write);
 }  // namespace detail
 
 // An attribute for an attribute_list: from a literal ("axis"_i = 1), or with a name known only
-// at run time (a STRING, an INTS). The literal's form returns an onnx::AttributeProto, its type
-// deduced so that only a unit that calls it needs the complete message.
+// at run time (a STRING, an INTS). A runtime_attribute holds the message through a pointer, so
+// a unit that makes entries needs no ONNX header.
 template <class A>
-requires detail::is_attribute<A>
-auto attribute_entry(const A& literal) {
+requires detail::is_attribute<A> runtime_attribute attribute_entry(const A& literal) {
   return detail::written_attribute(
       &literal, [](const void* l, onnx::AttributeProto& a) { static_cast<const A*>(l)->write(a); });
 }
-RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
-                                                      std::string_view value);
-RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
-                                                      const std::vector<std::int64_t>& values);
+RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name, std::string_view value);
+RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name,
+                                                   const std::vector<std::int64_t>& values);
 
 // Drops from the list each attribute `drop` says to (drop(attribute_view) is true).
 template <class Drop>

@@ -78,11 +78,10 @@ class opencv_dnn_wrapper {
     outputs_ = net_.getUnconnectedOutLayersNames();
     // A graph output that other nodes read too (an intermediate value asked for, as a
     // bisection does) is no unconnected layer: it is asked for by name, where a layer gives it.
-    const auto onnx_model = ir::read_model_file(model);
-    for (const auto& o : onnx_model.graph().output())
-      if (std::find(outputs_.begin(), outputs_.end(), o.name()) == outputs_.end() &&
-          net_.getLayerId(o.name()) >= 0)
-        outputs_.push_back(o.name());
+    for (const auto& name : ir::read_model_file(model).output_names())
+      if (std::find(outputs_.begin(), outputs_.end(), name) == outputs_.end() &&
+          net_.getLayerId(name) >= 0)
+        outputs_.push_back(name);
   }
 
   retarget::backend::tensor_map run(const retarget::backend::tensor_map& inputs) {

@@ -5,6 +5,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -92,6 +93,32 @@ RETARGET_IR_DECL bool model::has_external_data() const {
   for (const auto& t : proto_->graph().initializer())
     if (t.data_location() == onnx::TensorProto::EXTERNAL) return true;
   return false;
+}
+
+RETARGET_IR_DECL std::vector<std::string> model::external_data_files() const {
+  std::vector<std::string> files;
+  for (const auto& t : proto_->graph().initializer())
+    for (const auto& e : t.external_data())
+      if (e.key() == "location" && std::find(files.begin(), files.end(), e.value()) == files.end())
+        files.push_back(e.value());
+  return files;
+}
+
+RETARGET_IR_DECL std::size_t model::node_count() const {
+  return static_cast<std::size_t>(proto_->graph().node_size());
+}
+
+RETARGET_IR_DECL node_view model::node(std::size_t i) const {
+  if (i >= node_count())
+    throw error("retarget: node " + std::to_string(i) + " of a model of " +
+                std::to_string(node_count()) + " nodes");
+  return node_view(proto_->graph().node(static_cast<int>(i)));
+}
+
+RETARGET_IR_DECL std::vector<std::string> model::output_names() const {
+  std::vector<std::string> names;
+  for (const auto& o : proto_->graph().output()) names.push_back(o.name());
+  return names;
 }
 
 RETARGET_IR_DECL std::size_t model::keep_initializers_where(

@@ -101,6 +101,10 @@ RETARGET_IR_DECL attribute_list::attribute_list(std::initializer_list<onnx::Attr
     : items_(std::make_unique<std::vector<onnx::AttributeProto>>(entries)) {}
 RETARGET_IR_DECL attribute_list::attribute_list(std::vector<onnx::AttributeProto> entries)
     : items_(std::make_unique<std::vector<onnx::AttributeProto>>(std::move(entries))) {}
+RETARGET_IR_DECL attribute_list::attribute_list(std::initializer_list<runtime_attribute> entries)
+    : attribute_list() {
+  for (const auto& e : entries) items_->push_back(e.proto.get());
+}
 RETARGET_IR_DECL attribute_list::attribute_list(const attribute_list& other)
     : items_(std::make_unique<std::vector<onnx::AttributeProto>>(*other.items_)) {}
 RETARGET_IR_DECL attribute_list::attribute_list(attribute_list&& other) noexcept
@@ -117,6 +121,9 @@ RETARGET_IR_DECL attribute_list::~attribute_list() = default;
 
 RETARGET_IR_DECL void attribute_list::push_back(const attribute_view& a) {
   items_->push_back(a.proto());
+}
+RETARGET_IR_DECL void attribute_list::push_back(const runtime_attribute& entry) {
+  items_->push_back(entry.proto.get());
 }
 RETARGET_IR_DECL void attribute_list::push_back(onnx::AttributeProto entry) {
   items_->push_back(std::move(entry));
@@ -135,27 +142,28 @@ RETARGET_IR_DECL void attribute_list::erase_where(
 
 // ---- attribute entries ----
 
-RETARGET_IR_DECL onnx::AttributeProto detail::written_attribute(const void* literal,
-                                                                attribute_writer write) {
-  onnx::AttributeProto a;
-  write(literal, a);
-  return a;
+RETARGET_IR_DECL runtime_attribute detail::written_attribute(const void* literal,
+                                                             attribute_writer write) {
+  runtime_attribute entry;
+  write(literal, entry.proto.get());
+  return entry;
 }
-RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
-                                                      std::string_view value) {
-  onnx::AttributeProto a;
+RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name, std::string_view value) {
+  runtime_attribute entry;
+  auto& a = entry.proto.get();
   a.set_name(std::string(name));
   a.set_type(onnx::AttributeProto::STRING);
   a.set_s(std::string(value));
-  return a;
+  return entry;
 }
-RETARGET_IR_DECL onnx::AttributeProto attribute_entry(std::string_view name,
-                                                      const std::vector<std::int64_t>& values) {
-  onnx::AttributeProto a;
+RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name,
+                                                   const std::vector<std::int64_t>& values) {
+  runtime_attribute entry;
+  auto& a = entry.proto.get();
   a.set_name(std::string(name));
   a.set_type(onnx::AttributeProto::INTS);
   for (const auto v : values) a.add_ints(v);
-  return a;
+  return entry;
 }
 
 // ---- node_view ----
