@@ -7,6 +7,7 @@
 #include <retarget/convert/options.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/model.hpp>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,8 @@ std::vector<retarget::convert::refusal> refusals_from_package_types(const retarg
 std::vector<std::string_view> approximations_from_package_types();
 // node_rewrite_ops<opencv_dnn>(), where the package's node rewrites are defined.
 std::vector<std::string_view> node_rewrites_from_package_types();
+// The main graph's bytes, to compare two models whole (read where ONNX's messages are defined).
+std::string graph_bytes(const retarget::ir::model& m);
 
 }  // namespace light_tag
 

@@ -5,6 +5,7 @@
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
+#include <retarget/ir/proto.hpp>
 #include <utility>
 
 #include "convert/light_tag.hpp"
@@ -35,5 +36,7 @@ std::vector<std::string_view> approximations_from_package_types() {
 std::vector<std::string_view> node_rewrites_from_package_types() {
   return rc::node_rewrite_ops<bk::opencv_dnn>();
 }
+
+std::string graph_bytes(const retarget::ir::model& m) { return m.graph().SerializeAsString(); }
 
 }  // namespace light_tag
