@@ -95,8 +95,10 @@ class model {
   // The main graph at a glance, for messages and engines: its node count (subgraphs' left out)
   // and its outputs' names, in order.
   std::size_t node_count() const;
-  // Node i of the main graph, read in place (the model must outlive the view).
+  // Node i of the main graph, and all of them in order, read in place (the model must outlive
+  // the views): for (const auto& n : m.nodes()) if (n.op_type() == "Resize") ...
   node_view node(std::size_t i) const;
+  std::vector<node_view> nodes() const;
   std::vector<std::string> output_names() const;
 
   // Keeps the main graph's initializers whose names `keep` accepts, in their order; a shared

@@ -115,6 +115,10 @@ RETARGET_IR_DECL node_view model::node(std::size_t i) const {
   return node_view(proto_->graph().node(static_cast<int>(i)));
 }
 
+RETARGET_IR_DECL std::vector<node_view> model::nodes() const {
+  return {proto_->graph().node().begin(), proto_->graph().node().end()};
+}
+
 RETARGET_IR_DECL std::vector<std::string> model::output_names() const {
   std::vector<std::string> names;
   for (const auto& o : proto_->graph().output()) names.push_back(o.name());
