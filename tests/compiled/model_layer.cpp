@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <retarget/core/error.hpp>
 #include <retarget/ir/dot.hpp>
 #include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_cut.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <retarget/ir/model_view.hpp>
 #include <retarget/ir/rebuilt_model.hpp>
 #include <retarget/ir/stored_graph.hpp>
@@ -31,6 +34,29 @@ rx::model small_model() {
   (void)g.initializer("spare", rx::tensor::of(std::vector<float>(4, 1.0f), {4}));
   g.output(g.op("Relu", g.op("MatMul", x, w)), "y");
   return rx::make_model(std::move(g));
+}
+
+// What the tool, the engines' wrappers and the examples read of a model without its messages:
+// the main graph's nodes as views, its outputs, and the files of its external data.
+TEST(CompiledModel, NodesOutputsAndExternalFilesReadWithoutTheMessages) {
+  auto m = small_model();
+  ASSERT_EQ(m.node_count(), 2u);
+  EXPECT_EQ(m.node(0).op_type(), "MatMul");
+  EXPECT_EQ(m.node(1).op_type(), "Relu");
+  std::string ops;
+  for (const auto& n : m.nodes()) ops += n.op_type() + " ";
+  EXPECT_EQ(ops, "MatMul Relu ");
+  EXPECT_THROW((void)m.node(2), retarget::error);
+  EXPECT_EQ(m.output_names(), std::vector<std::string>{"y"});
+  EXPECT_TRUE(m.external_data_files().empty());
+
+  const auto dir = std::filesystem::temp_directory_path() / "retarget-model-layer-external";
+  std::filesystem::create_directories(dir);
+  rx::save(m, dir / "m.onnx", {.external_data_threshold = 32, .external_data_file = "w.bin"});
+  const auto stored = rx::read_model_file(dir / "m.onnx");
+  EXPECT_EQ(stored.external_data_files(),
+            std::vector<std::string>{"w.bin"});  // w only: spare is 16 bytes
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CompiledModel, CopiesAreDeepAndAMovedFromModelTakesAnAssignment) {
