@@ -45,10 +45,10 @@ class model_view {
 
   using options = model_view_options;
 
-  explicit model_view(const model& m) : model_view(m, options{}) {}
-  model_view(const model& m, options o) : model_view(m.proto(), m.shared_initializers(), o) {}
+  explicit model_view(const model& m);
+  model_view(const model& m, options o);
   // A model as a proto that holds all its bytes (the opset driver's, between its steps).
-  explicit model_view(const onnx::ModelProto& m, options o = {}) : model_view(m, {}, o) {}
+  explicit model_view(const onnx::ModelProto& m, options o = {});
 
   const onnx::ModelProto& proto() const noexcept { return proto_; }
   const onnx::GraphProto& graph() const noexcept;

@@ -43,6 +43,12 @@ struct model_view::state {
   google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> inferred_outputs;
 };
 
+RETARGET_IR_DECL model_view::model_view(const model& m) : model_view(m, options{}) {}
+RETARGET_IR_DECL model_view::model_view(const model& m, options o)
+    : model_view(m.proto(), m.shared_initializers(), o) {}
+RETARGET_IR_DECL model_view::model_view(const onnx::ModelProto& m, options o)
+    : model_view(m, {}, o) {}
+
 RETARGET_IR_DECL model_view::model_view(const onnx::ModelProto& m,
                                         std::span<const shared_initializer> shared, options o)
     : proto_(m), state_(std::make_unique<state>()) {
