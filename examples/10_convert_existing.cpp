@@ -12,6 +12,9 @@
 #include <cstdio>
 #include <optional>
 #include <retarget/backends/opencv_dnn.hpp>
+// opencv_dnn's rules, named below as types (with retarget::compiled the package header only
+// declares them: the library compiles them).
+#include <retarget/backends/opencv_dnn/convert.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/convert/rule.hpp>

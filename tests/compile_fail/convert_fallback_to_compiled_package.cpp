@@ -18,9 +18,9 @@
 // | conversion with rules of one's own) is converted with the package's rules as types, in this
 // | unit, and they are not defined here. Nothing is skipped silently: it does not compile.
 // page-fix:
-// | Include the package's conversion header, `<retarget/backends/opencv_dnn/convert.hpp>` (or the
-// | whole package, `<retarget/backends/opencv_dnn.hpp>`), in the units that convert for such a
-// | backend.
+// | Include the package's conversion header, `<retarget/backends/opencv_dnn/convert.hpp>`, in the
+// | units that convert for such a backend (the package header does not bring it in with
+// | retarget::compiled either).
 #define RETARGET_SEPARATE_COMPILATION 1  // as retarget::compiled sets it for its users
 
 #include <retarget/backends/opencv_dnn/backend.hpp>

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <retarget/backends/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn/convert.hpp>  // the package's types, read here
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
