@@ -1,12 +1,17 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, the conversion
 // engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, the shim
 // over ONNX's version converter, the opset planner's schema comparisons, a model's summary, its
-// sample inputs and tensor statistics, and the conversion packages of the backends whose tags
-// declare them compiled (opencv_dnn's rules, node rewrites and quirks), compiled once. Built with
+// sample inputs and tensor statistics, the conversion packages of the backends whose tags
+// declare them compiled (opencv_dnn's rules, node rewrites and quirks), and the reading of the
+// backends' params and the deploy config's sections from JSON, compiled once. Built with
 // RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
 // core/config.hpp); translation units that link this library only declare them. Without it
 // retarget is header-only as ever.
+#include <retarget/backends/onnxruntime/manager.hpp>
 #include <retarget/backends/opencv_dnn/convert.hpp>
+#include <retarget/backends/opencv_dnn/manager.hpp>
+#include <retarget/backends/tensorrt/manager.hpp>
+#include <retarget/config/deploy_config.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/detail/engine.hpp>
 #include <retarget/convert/opset.hpp>
@@ -57,3 +62,20 @@ std::span<const std::string_view> compiled_package<opencv_dnn>::approximation_na
 }
 
 }  // namespace retarget::convert
+
+// The described structs that packages read from JSON, read here once (their headers declare
+// these extern with retarget::compiled).
+template retarget::backends::onnxruntime_param
+retarget::options::from_json<retarget::backends::onnxruntime_param>(const boost::json::value&,
+                                                                    const std::string&);
+template retarget::backends::opencv_dnn_param
+retarget::options::from_json<retarget::backends::opencv_dnn_param>(const boost::json::value&,
+                                                                   const std::string&);
+template retarget::backends::tensorrt_param
+retarget::options::from_json<retarget::backends::tensorrt_param>(const boost::json::value&,
+                                                                 const std::string&);
+template retarget::config::onnx_config retarget::options::from_json<retarget::config::onnx_config>(
+    const boost::json::value&, const std::string&);
+template retarget::config::codebase_config
+retarget::options::from_json<retarget::config::codebase_config>(const boost::json::value&,
+                                                                const std::string&);

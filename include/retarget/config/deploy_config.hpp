@@ -26,6 +26,17 @@
 #include <string>
 #include <string_view>
 
+// With retarget::compiled the sections are read once, in the library, not in every unit that
+// includes config/ (src/compiled.cpp instantiates them).
+#if defined(RETARGET_SEPARATE_COMPILATION)
+extern template retarget::config::onnx_config
+retarget::options::from_json<retarget::config::onnx_config>(const boost::json::value&,
+                                                            const std::string&);
+extern template retarget::config::codebase_config
+retarget::options::from_json<retarget::config::codebase_config>(const boost::json::value&,
+                                                                const std::string&);
+#endif
+
 namespace retarget::config {
 
 // A deploy config: the three sections, typed; backend_config is typed by its backend's

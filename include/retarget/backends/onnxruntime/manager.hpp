@@ -19,6 +19,14 @@
 #include <retarget/options/json.hpp>
 #include <string>
 
+// With retarget::compiled its param is read once, in the library, not in every unit that
+// includes the package (src/compiled.cpp instantiates it).
+#if defined(RETARGET_SEPARATE_COMPILATION)
+extern template retarget::backends::onnxruntime_param
+retarget::options::from_json<retarget::backends::onnxruntime_param>(const boost::json::value&,
+                                                                    const std::string&);
+#endif
+
 namespace retarget::backends {
 
 class onnxruntime_wrapper {

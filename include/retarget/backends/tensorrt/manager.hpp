@@ -16,6 +16,14 @@
 #include <string>
 #include <vector>
 
+// With retarget::compiled its param is read once, in the library, not in every unit that
+// includes the package (src/compiled.cpp instantiates it).
+#if defined(RETARGET_SEPARATE_COMPILATION)
+extern template retarget::backends::tensorrt_param
+retarget::options::from_json<retarget::backends::tensorrt_param>(const boost::json::value&,
+                                                                 const std::string&);
+#endif
+
 namespace retarget::backends {
 
 // There is no TensorRT runtime to wrap: building one is refused with the reason.
