@@ -7,14 +7,16 @@
 #ifndef RETARGET_CONVERT_EVALUATE_HPP
 #define RETARGET_CONVERT_EVALUATE_HPP
 
+#include <concepts>
+#include <iterator>
 #include <optional>
-#include <ranges>
 #include <retarget/core/config.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace retarget::convert {
@@ -36,8 +38,9 @@ RETARGET_COMPILED_DECL std::optional<std::vector<ir::tensor>> evaluate(
     const ir::node_view& node, int opset, std::span<const ir::tensor_view> inputs);
 
 // The same with the inputs as any range of what views them (a null pointer: absent).
-template <std::ranges::input_range Inputs>
-requires std::convertible_to<std::ranges::range_reference_t<const Inputs&>, ir::tensor_view> &&
+template <class Inputs>
+requires std::convertible_to<decltype(*std::begin(std::declval<const Inputs&>())),
+                             ir::tensor_view> &&
     (!std::convertible_to<const Inputs&, std::span<const ir::tensor_view>>)
         std::optional<std::vector<ir::tensor>> evaluate(const ir::node_view& node, int opset,
                                                         const Inputs& inputs) {

@@ -105,11 +105,7 @@ std::vector<ir::value> as_outputs(const std::array<ir::value, N>& a) {
 }
 
 // The ops of the default domain, sorted (the schema table is), as compile-time strings.
-inline constexpr auto default_domain_ops = [] {
-  std::array<std::string_view, ir::onnx_op_count()> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = ir::onnx_op_name(i);
-  return names;
-}();
+inline constexpr const auto& default_domain_ops = ir::onnx_op_names;
 
 template <std::size_t I>
 inline constexpr fixed_string<default_domain_ops[I].size() + 1> op_name_at{default_domain_ops[I]};

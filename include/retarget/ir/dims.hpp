@@ -9,13 +9,13 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <numeric>
-#include <ranges>
+#include <iterator>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace retarget::ir {
@@ -24,15 +24,19 @@ using dims_t = std::vector<std::int64_t>;
 
 // The product of the dims: 1 for a scalar.
 inline std::int64_t element_count(const dims_t& dims) {
-  return std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>());
+  std::int64_t n = 1;
+  for (const auto d : dims) n *= d;
+  return n;
 }
 // The same for any other range of dims: a span, a TensorProto's dims field as it is (a
 // template, so that a braced list of dims still means a dims_t).
-template <std::ranges::input_range R>
-requires std::same_as<std::ranges::range_value_t<R>, std::int64_t> std::int64_t element_count(
-    const R& dims) {
-  return std::accumulate(std::ranges::begin(dims), std::ranges::end(dims), std::int64_t{1},
-                         std::multiplies<>());
+template <class R>
+requires std::same_as<std::remove_cvref_t<decltype(*std::begin(std::declval<const R&>()))>,
+                      std::int64_t>
+    std::int64_t element_count(const R& dims) {
+  std::int64_t n = 1;
+  for (const auto d : dims) n *= d;
+  return n;
 }
 
 namespace detail {

@@ -16,8 +16,6 @@
 #include <climits>
 #include <cstdint>
 #include <iterator>
-#include <map>
-#include <mutex>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
@@ -25,7 +23,6 @@
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/schema_table.hpp>
 #include <retarget/ir/domain.hpp>
-#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -134,6 +131,14 @@ constexpr std::string_view onnx_op_name(std::size_t i) noexcept {
     if (e.domain.empty() && i-- == 0) return e.name;
   return {};
 }
+// All of them at once, in one pass over the table (onnx_op_name is a pass per name).
+inline constexpr auto onnx_op_names = [] {
+  std::array<std::string_view, onnx_op_count()> names{};
+  std::size_t i = 0;
+  for (const auto& e : detail::schema_ops)
+    if (e.domain.empty()) names[i++] = e.name;
+  return names;
+}();
 // Shared access to ONNX's schema registry, for code that calls ONNX itself (its shape
 // inference, its version converter) while another thread may register schemas: hold one for
 // the call.

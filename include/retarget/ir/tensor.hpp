@@ -11,7 +11,6 @@
 #include <memory>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/linkage.hpp>
-#include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -23,6 +22,10 @@
 #include <vector>
 
 namespace retarget::ir {
+
+namespace detail {
+class mapped_file;  // ir/detail/mapped_file.hpp, read by the definitions alone
+}
 
 class tensor {
  public:
@@ -92,9 +95,7 @@ class tensor {
   bool is_mapped() const noexcept { return owner_ != nullptr; }
   // A mapped tensor's pages leave the process's memory, read again from the file when
   // touched (save does this once it has written them); nothing for another tensor.
-  void release_pages() const noexcept {
-    if (owner_) owner_->release(mapped_);
-  }
+  RETARGET_IR_DECL void release_pages() const noexcept;
   // The raw bytes, held here or mapped; empty when the values are in typed fields.
   RETARGET_IR_DECL std::span<const std::byte> raw_bytes() const;
   // The proto without its bytes: element type, dims, name, doc string, segment and data

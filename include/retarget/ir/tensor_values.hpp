@@ -15,7 +15,6 @@
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/linkage.hpp>
-#include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <span>

@@ -100,13 +100,21 @@ inline constexpr auto candidate_steps = [] {
   return out;
 }();
 
-template <std::size_t I>
-using candidate_adapter = opset_adapter<op_name_at<candidate_steps<>[I].op>,
-                                        candidate_steps<>[I].from, candidate_steps<>[I].to>;
+// Deferred is always void; it makes candidate_steps<Deferred> dependent, so that the steps are
+// computed where a table is instantiated, not where these templates are defined.
+template <class Deferred>
+struct deferred {
+  using type = void;
+};
 
-template <std::size_t I>
+template <std::size_t I, class Deferred = void>
+using candidate_adapter =
+    opset_adapter<op_name_at<candidate_steps<Deferred>[I].op>, candidate_steps<Deferred>[I].from,
+                  candidate_steps<Deferred>[I].to>;
+
+template <std::size_t I, class Deferred = void>
 inline constexpr bool declared_at = !requires {
-  typename candidate_adapter<I>::retarget_undeclared;
+  typename candidate_adapter<I, Deferred>::retarget_undeclared;
 };
 
 // The probed adapters and the Extra ones, instantiated where a plan or conversion is, after
@@ -115,10 +123,11 @@ template <class Extra>
 struct adapter_table;
 template <class... Es>
 struct adapter_table<boost::mp11::mp_list<Es...>> {
+  using steps_of = typename deferred<boost::mp11::mp_list<Es...>>::type;
   static constexpr auto declared = []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<bool, sizeof...(I)>{declared_at<I>...};
+    return std::array<bool, sizeof...(I)>{declared_at<I, steps_of>...};
   }
-  (std::make_index_sequence<candidate_steps<>.size()>{});
+  (std::make_index_sequence<candidate_steps<steps_of>.size()>{});
   static constexpr std::size_t declared_count =
       static_cast<std::size_t>(std::count(declared.begin(), declared.end(), true));
   static constexpr auto declared_steps = [] {
@@ -130,7 +139,7 @@ struct adapter_table<boost::mp11::mp_list<Es...>> {
   }();
   static constexpr auto entries = []<std::size_t... K>(std::index_sequence<K...>) {
     return std::array<adapter_entry, sizeof...(K) + sizeof...(Es)>{
-        adapter_traits<candidate_adapter<declared_steps[K]>>::entry()...,
+        adapter_traits<candidate_adapter<declared_steps[K], steps_of>>::entry()...,
         adapter_traits<Es>::entry()...};
   }
   (std::make_index_sequence<declared_count>{});

@@ -9,6 +9,7 @@
 #include <memory>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/linkage.hpp>
+#include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -104,6 +105,10 @@ RETARGET_IR_DECL const onnx::TensorProto& tensor::proto() const noexcept {
 RETARGET_IR_DECL onnx::TensorProto& tensor::proto() noexcept {
   if (!proto_) proto_ = std::make_unique<onnx::TensorProto>();
   return *proto_;
+}
+
+RETARGET_IR_DECL void tensor::release_pages() const noexcept {
+  if (owner_) owner_->release(mapped_);
 }
 
 RETARGET_IR_DECL bool tensor::has_raw_data() const noexcept {
