@@ -1,9 +1,10 @@
 // retarget::compiled: the emitter's per-node checking and shape inference, the conversion
 // engine (rebuild, folding, cleanup, the pass loop), loading and saving model files, the shim
 // over ONNX's version converter, the opset planner's schema comparisons, a model's summary, its
-// sample inputs and tensor statistics, the conversion packages of the backends whose tags
-// declare them compiled (opencv_dnn's rules, node rewrites and quirks), and the reading of the
-// backends' params and the deploy config's sections from JSON, compiled once. Built with
+// sample inputs and tensor statistics, the op library's symbolics (each op's nodes, through the
+// checked g.op), the conversion packages of the backends whose tags declare them compiled
+// (opencv_dnn's rules, node rewrites and quirks), and the reading of the backends' params and
+// the deploy config's sections from JSON, compiled once. Built with
 // RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
 // core/config.hpp); translation units that link this library only declare them. Without it
 // retarget is header-only as ever.
@@ -42,6 +43,7 @@
 #include <retarget/ir/topology.hpp>
 #include <retarget/ir/value.hpp>
 #include <retarget/ir/version_converter.hpp>
+#include <retarget/symbolics.hpp>
 
 namespace retarget::convert {
 

@@ -3,10 +3,13 @@
 function named is undefined in the unit's object (the library gives it), neither defined there
 nor inlined away.
 
-    python3 tests/layers/compiled_once.py NM OBJECT FUNCTION...
+    python3 tests/layers/compiled_once.py NM OBJECT [--none-defined REGEX]... FUNCTION...
 
 FUNCTION is a demangled name up to its opening parenthesis, e.g. retarget::ir::model::check(.
+With --none-defined, no function the object defines may have a demangled name that REGEX
+matches from its start (the unit calls more of a layer than it names).
 """
+import re
 import subprocess
 import sys
 
@@ -20,7 +23,14 @@ def symbols(nm, obj, which):
 
 
 def main():
-    nm, obj, functions = sys.argv[1], sys.argv[2], sys.argv[3:]
+    nm, obj, rest = sys.argv[1], sys.argv[2], sys.argv[3:]
+    patterns, functions = [], []
+    while rest:
+        if rest[0] == "--none-defined":
+            patterns.append(re.compile(rest[1]))
+            rest = rest[2:]
+        else:
+            functions.append(rest.pop(0))
     undefined = symbols(nm, obj, "--undefined-only")
     defined = symbols(nm, obj, "--defined-only")
     bad = 0
@@ -34,7 +44,11 @@ def main():
         elif not any(u.startswith(f) for u in undefined):
             print(f"{f}: not called from {obj} (inlined, or the test no longer uses it)")
             bad += 1
-    print(f"compiled_once: {len(functions)} functions, {bad} problems")
+    for p in patterns:
+        for d in sorted(set(d for d in defined if p.match(d))):
+            print(f"{d}: defined in {obj}, not left to retarget::compiled")
+            bad += 1
+    print(f"compiled_once: {len(functions)} functions, {len(patterns)} patterns, {bad} problems")
     return 1 if bad else 0
 
 

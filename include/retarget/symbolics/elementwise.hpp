@@ -4,58 +4,50 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <retarget/core/symbolic.hpp>
+#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <utility>
 #include <vector>
 
 namespace retarget::symbolics {
 
-#define RETARGET_UNARY_SYMBOLIC(type, name, onnx_op)                             \
-  struct type : symbolic_op<type, name> {                                        \
-    static value symbolic(graph& g, const value& x) { return g.op(onnx_op, x); } \
+// One ONNX node each, of the op's name (their bodies: detail/elementwise_impl.hpp).
+#define RETARGET_UNARY_SYMBOLIC(type, name)          \
+  struct type : symbolic_op<type, name> {            \
+    static value symbolic(graph& g, const value& x); \
   };
-RETARGET_UNARY_SYMBOLIC(neg, "neg", "Neg")
-RETARGET_UNARY_SYMBOLIC(relu, "relu", "Relu")
-RETARGET_UNARY_SYMBOLIC(sigmoid, "sigmoid", "Sigmoid")
-RETARGET_UNARY_SYMBOLIC(tanh, "tanh", "Tanh")
+RETARGET_UNARY_SYMBOLIC(neg, "neg")
+RETARGET_UNARY_SYMBOLIC(relu, "relu")
+RETARGET_UNARY_SYMBOLIC(sigmoid, "sigmoid")
+RETARGET_UNARY_SYMBOLIC(tanh, "tanh")
 #undef RETARGET_UNARY_SYMBOLIC
 
-#define RETARGET_BINARY_SYMBOLIC(type, name, onnx_op)                 \
-  struct type : symbolic_op<type, name> {                             \
-    static value symbolic(graph& g, const value& a, const value& b) { \
-      return g.op(onnx_op, a, b);                                     \
-    }                                                                 \
+#define RETARGET_BINARY_SYMBOLIC(type, name)                         \
+  struct type : symbolic_op<type, name> {                            \
+    static value symbolic(graph& g, const value& a, const value& b); \
   };
-RETARGET_BINARY_SYMBOLIC(add, "add", "Add")
-RETARGET_BINARY_SYMBOLIC(sub, "sub", "Sub")
-RETARGET_BINARY_SYMBOLIC(mul, "mul", "Mul")
-RETARGET_BINARY_SYMBOLIC(div, "div", "Div")
-RETARGET_BINARY_SYMBOLIC(pow, "pow", "Pow")
-RETARGET_BINARY_SYMBOLIC(matmul, "matmul", "MatMul")
+RETARGET_BINARY_SYMBOLIC(add, "add")
+RETARGET_BINARY_SYMBOLIC(sub, "sub")
+RETARGET_BINARY_SYMBOLIC(mul, "mul")
+RETARGET_BINARY_SYMBOLIC(div, "div")
+RETARGET_BINARY_SYMBOLIC(pow, "pow")
+RETARGET_BINARY_SYMBOLIC(matmul, "matmul")
 #undef RETARGET_BINARY_SYMBOLIC
 
 struct gelu : symbolic_op<gelu, "gelu"> {
   // x * 0.5 * (1 + erf(x / sqrt(2))), the form torch exports before opset 20.
-  static value symbolic(graph& g, const value& x) {
-    const auto e = g.op("Erf", g.op("Div", x, scalar_like(g, x, std::sqrt(2.0))));
-    return g.op("Mul", g.op("Mul", x, g.op("Add", e, scalar_like(g, x, 1.0))),
-                scalar_like(g, x, 0.5));
-  }
+  static value symbolic(graph& g, const value& x);
 };
 struct silu : symbolic_op<silu, "silu"> {
-  static value symbolic(graph& g, const value& x) { return g.op("Mul", x, g.op("Sigmoid", x)); }
+  static value symbolic(graph& g, const value& x);
 };
 struct leaky_relu : symbolic_op<leaky_relu, "leaky_relu"> {
-  static value symbolic(graph& g, const value& x, double slope = 0.01) {
-    return g.op("LeakyRelu", x, "alpha"_f = slope);
-  }
+  static value symbolic(graph& g, const value& x, double slope = 0.01);
 };
 struct hardswish : symbolic_op<hardswish, "hardswish"> {
-  static value symbolic(graph& g, const value& x) {
-    if (g.opset() >= 14) return g.op("HardSwish", x);
-    return g.op("Mul", x, g.op("HardSigmoid", x, "alpha"_f = 1.0 / 6, "beta"_f = 0.5));
-  }
+  static value symbolic(graph& g, const value& x);
 };
 namespace detail {
 // Softmax or LogSoftmax over `dim`. Before opset 13 the op coerces its input to 2-D at the
@@ -80,48 +72,29 @@ value softmax_over(graph& g, const value& x, std::int64_t dim, Emit emit, const 
 }  // namespace detail
 
 struct softmax : symbolic_op<softmax, "softmax"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim) {
-    return detail::softmax_over(
-        g, x, dim, [&](const value& v, std::int64_t a) { return g.op("Softmax", v, "axis"_i = a); },
-        "softmax over an axis other than the last of a value of unknown rank");
-  }
+  static value symbolic(graph& g, const value& x, std::int64_t dim);
 };
 struct log_softmax : symbolic_op<log_softmax, "log_softmax"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim) {
-    return detail::softmax_over(
-        g, x, dim,
-        [&](const value& v, std::int64_t a) { return g.op("LogSoftmax", v, "axis"_i = a); },
-        "log_softmax over an axis other than the last of a value of unknown rank");
-  }
+  static value symbolic(graph& g, const value& x, std::int64_t dim);
 };
 
 struct where : symbolic_op<where, "where"> {
-  static value symbolic(graph& g, const value& c, const value& a, const value& b) {
-    return g.op("Where", c, a, b);
-  }
+  static value symbolic(graph& g, const value& c, const value& a, const value& b);
 };
 
 struct clamp : symbolic_op<clamp, "clamp"> {
   static value symbolic(graph& g, const value& x, std::optional<double> lo,
-                        std::optional<double> hi = std::nullopt) {
-    require_opset(g, 11, "clamp");
-    const auto bound = [&](std::optional<double> v) {
-      return v ? std::optional<value>(scalar_like(g, x, *v)) : std::nullopt;
-    };
-    const auto l = bound(lo), u = bound(hi);
-    if (l && u) return g.op("Clip", x, *l, *u);
-    if (l) return g.op("Clip", x, *l);
-    if (u) return g.op("Clip", x, ir::no_input, *u);
-    return g.op("Identity", x);
-  }
+                        std::optional<double> hi = std::nullopt);
 };
 
 struct cast : symbolic_op<cast, "cast"> {
-  static value symbolic(graph& g, const value& x, ir::dtype to) {
-    return g.op("Cast", x, "to"_i = static_cast<std::int64_t>(to));
-  }
+  static value symbolic(graph& g, const value& x, ir::dtype to);
 };
 
 }  // namespace retarget::symbolics
+
+#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#include <retarget/symbolics/detail/elementwise_impl.hpp>
+#endif
 
 #endif  // RETARGET_SYMBOLICS_ELEMENTWISE_HPP

@@ -10,6 +10,7 @@
 #include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/value.hpp>
+#include <retarget/symbolics/detail/linkage.hpp>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,13 @@ using ir::ints_constant;
 using ir::normalized_axis;
 using ir::scalar_like;
 
-inline void require_opset(const ir::graph& g, int at_least, const char* what) {
-  if (g.opset() < at_least)
-    throw error(std::string("retarget: ") + what + " needs opset " + std::to_string(at_least) +
-                " or later; the export targets opset " + std::to_string(g.opset()));
-}
+// Throws, naming `what`, unless g targets opset `at_least` or later.
+RETARGET_SYMBOLICS_DECL void require_opset(const ir::graph& g, int at_least, const char* what);
 
 }  // namespace retarget::symbolics
+
+#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#include <retarget/symbolics/detail/helpers_impl.hpp>
+#endif
 
 #endif  // RETARGET_SYMBOLICS_HELPERS_HPP

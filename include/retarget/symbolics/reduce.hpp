@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <vector>
 
@@ -16,39 +17,24 @@ struct reduce_options {
 };
 
 namespace detail {
-inline value reduce(graph& g, const char* op, const value& x, const reduce_options& o,
-                    bool axes_as_input) {
-  ir::node_spec spec;
-  spec.op_type = op;
-  spec.inputs = {x};
-  spec.attributes.push_back(ir::attribute_entry("keepdims"_i = o.keepdim));
-  if (!o.dims.empty()) {
-    if (axes_as_input) {
-      spec.inputs.push_back(ints_constant(g, o.dims));
-    } else {
-      spec.attributes.push_back(ir::attribute_entry("axes"_i = o.dims));
-    }
-  }
-  return g.emit(std::move(spec)).front();
-}
+RETARGET_SYMBOLICS_DECL value reduce(graph& g, const char* op, const value& x,
+                                     const reduce_options& o, bool axes_as_input);
 }  // namespace detail
 
 struct sum : symbolic_op<sum, "sum"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {}) {
-    return detail::reduce(g, "ReduceSum", x, o, g.opset() >= 13);
-  }
+  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 struct mean : symbolic_op<mean, "mean"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {}) {
-    return detail::reduce(g, "ReduceMean", x, o, false);
-  }
+  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 struct amax : symbolic_op<amax, "amax"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {}) {
-    return detail::reduce(g, "ReduceMax", x, o, false);
-  }
+  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 
 }  // namespace retarget::symbolics
+
+#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#include <retarget/symbolics/detail/reduce_impl.hpp>
+#endif
 
 #endif  // RETARGET_SYMBOLICS_REDUCE_HPP
