@@ -1,7 +1,9 @@
 // The opset adapters retarget ships: where ONNX's version converter lacks a step or gets one
 // wrong (LayerNormalization below 17; Softmax, LogSoftmax, Squeeze, Unsqueeze, Split and Resize
 // around 13; Resize around 11; Reshape and RoiAlign down). Each is found by its declaration
-// alone (convert/opset_adapter.hpp).
+// alone (convert/opset_adapter.hpp). Each takes its node as `const auto&` (the registry passes
+// the adapter's node_of<Op>), so that its checked attribute reads are compiled where a plan or a
+// conversion instantiates it, not in every unit that includes this header.
 #ifndef RETARGET_CONVERT_OPSET_ADAPTERS_HPP
 #define RETARGET_CONVERT_OPSET_ADAPTERS_HPP
 
@@ -77,14 +79,13 @@ struct axes_input_to_attribute {
 template <>
 struct opset_adapter<"LayerNormalization", 17, 16> {
   static constexpr bool keeps_op = false;
-  using N = node_of<"LayerNormalization">;
-  static std::optional<std::string> refuses(const N& n, const input_facts& in) {
+  static std::optional<std::string> refuses(const auto& n, const input_facts& in) {
     const auto axis = n["axis"_i].value_or(-1);
     if (axis < 0 || in.rank(0)) return std::nullopt;
     return "axis " + std::to_string(axis) +
            " of an input of unknown rank: the axes it normalizes over are not known";
   }
-  static std::vector<ir::value> call(auto& g, const N& n) {
+  static std::vector<ir::value> call(auto& g, const auto& n) {
     const auto& x = n.input(0);
     auto axis = n["axis"_i].value_or(-1);
     const float epsilon = n["epsilon"_f].value_or(1e-5f);
@@ -133,7 +134,7 @@ template <>
 struct opset_adapter<"Squeeze", 13, 12> : detail::axes_input_to_attribute<"Squeeze"> {};
 template <>
 struct opset_adapter<"Unsqueeze", 13, 12> : detail::axes_input_to_attribute<"Unsqueeze"> {
-  static std::optional<std::string> refuses(const node_of<"Unsqueeze">&, const input_facts& in) {
+  static std::optional<std::string> refuses(const auto&, const input_facts& in) {
     if (!in.present(1)) return "axes (input 1) is missing";
     return detail::constant_or_absent(1, in, "axes");
   }
@@ -143,11 +144,10 @@ struct opset_adapter<"Unsqueeze", 13, 12> : detail::axes_input_to_attribute<"Uns
 // an initializer).
 template <>
 struct opset_adapter<"Split", 13, 12> {
-  using N = node_of<"Split">;
-  static std::optional<std::string> refuses(const N&, const input_facts& in) {
+  static std::optional<std::string> refuses(const auto&, const input_facts& in) {
     return detail::constant_or_absent(1, in, "split");
   }
-  static std::vector<ir::value> call(auto& g, const N& n) {
+  static std::vector<ir::value> call(auto& g, const auto& n) {
     ir::node_spec spec;
     spec.op_type = "Split";
     spec.inputs = {n.input(0)};
@@ -164,7 +164,7 @@ struct opset_adapter<"Split", 13, 12> {
 // Resize from 13 to 12: the roi and scales inputs, optional at 13, are required at 11.
 template <>
 struct opset_adapter<"Resize", 13, 12> {
-  static ir::value call(auto& g, const node_of<"Resize">& n) {
+  static ir::value call(auto& g, const auto& n) {
     std::vector<ir::value> inputs{n.input(0)};
     inputs.push_back(n.has_input(1) ? n.input(1) : g.constant(ir::empty_f32));
     inputs.push_back(n.has_input(2) ? n.input(2) : g.constant(ir::empty_f32));
@@ -177,14 +177,13 @@ struct opset_adapter<"Resize", 13, 12> {
 // (ONNX 1.12 takes it over as it is).
 template <>
 struct opset_adapter<"Resize", 12, 13> {
-  using N = node_of<"Resize">;
-  static std::optional<std::string> refuses(const N& n, const input_facts&) {
+  static std::optional<std::string> refuses(const auto& n, const input_facts&) {
     const auto mode = n["coordinate_transformation_mode"_s];
     if (mode && *mode == "tf_half_pixel_for_nn")
       return "coordinate_transformation_mode 'tf_half_pixel_for_nn' is not in opset 13";
     return std::nullopt;
   }
-  static ir::value call(auto& g, const N& n) {
+  static ir::value call(auto& g, const auto& n) {
     std::vector<ir::value> inputs = n.inputs();
     // An empty scales beside sizes: 13 wants only one of them.
     if (inputs.size() > 3 && inputs[2].valid())
@@ -198,7 +197,7 @@ struct opset_adapter<"Resize", 12, 13> {
 // (ONNX 1.12's adapter keeps 11's defaults, half_pixel and round_prefer_floor).
 template <>
 struct opset_adapter<"Resize", 10, 11> {
-  static ir::value call(auto& g, const node_of<"Resize">& n) {
+  static ir::value call(auto& g, const auto& n) {
     auto attributes = n.attributes();
     attributes.push_back(ir::attribute_entry("coordinate_transformation_mode", "asymmetric"));
     if (n["mode"_s].value_or("nearest") == "nearest")
@@ -212,8 +211,7 @@ struct opset_adapter<"Resize", 10, 11> {
 // scales, or by sizes of an input of static shape.
 template <>
 struct opset_adapter<"Resize", 11, 10> {
-  using N = node_of<"Resize">;
-  static std::optional<std::string> refuses(const N& n, const input_facts& in) {
+  static std::optional<std::string> refuses(const auto& n, const input_facts& in) {
     const auto mode = n["mode"_s].value_or("nearest");
     if (mode != "nearest" && mode != "linear")
       return "mode '" + mode + "' is not in opset 10 (nearest and linear are)";
@@ -229,7 +227,7 @@ struct opset_adapter<"Resize", 11, 10> {
       return "sizes (input 3) that are not a constant for an input of known rank";
     return std::nullopt;
   }
-  static ir::value call(auto& g, const N& n) {
+  static ir::value call(auto& g, const auto& n) {
     const auto& x = n.input(0);
     auto attributes = n.attributes();
     ir::erase_attributes(attributes, [](const ir::attribute_view& a) {
@@ -253,13 +251,12 @@ struct opset_adapter<"Resize", 11, 10> {
 // Reshape from 14 to 13: the same node where allowzero is 0.
 template <>
 struct opset_adapter<"Reshape", 14, 13> {
-  using N = node_of<"Reshape">;
-  static std::optional<std::string> refuses(const N& n, const input_facts&) {
+  static std::optional<std::string> refuses(const auto& n, const input_facts&) {
     if (n["allowzero"_i].value_or(0) != 0)
       return "allowzero 1 is not in opset 13 (a 0 in the shape copies the input's dimension)";
     return std::nullopt;
   }
-  static ir::value call(auto& g, const N& n) { return g.op("Reshape", n.input(0), n.input(1)); }
+  static ir::value call(auto& g, const auto& n) { return g.op("Reshape", n.input(0), n.input(1)); }
 };
 
 // RoiAlign from 16 to 15: RoiAlign-10 samples as 16's "output_half_pixel" (no half-pixel
@@ -267,8 +264,7 @@ struct opset_adapter<"Reshape", 14, 13> {
 // mode carries over. (15 to 16 is ONNX's adapter, which writes "output_half_pixel".)
 template <>
 struct opset_adapter<"RoiAlign", 16, 15> {
-  using N = node_of<"RoiAlign">;
-  static std::optional<std::string> refuses(const N& n, const input_facts&) {
+  static std::optional<std::string> refuses(const auto& n, const input_facts&) {
     const auto mode = n["coordinate_transformation_mode"_s];
     if (!mode)
       return "coordinate_transformation_mode defaults to 'half_pixel' at 16, which RoiAlign-10 "
@@ -278,7 +274,7 @@ struct opset_adapter<"RoiAlign", 16, 15> {
              "' cannot be expressed at opset 15, whose RoiAlign-10 samples as 'output_half_pixel'";
     return std::nullopt;
   }
-  static std::vector<ir::value> call(auto& g, const N& n) {
+  static std::vector<ir::value> call(auto& g, const auto& n) {
     auto attributes = n.attributes();
     ir::erase_attributes(attributes, [](const ir::attribute_view& a) {
       return a.name() == "coordinate_transformation_mode";  // 10's only mode, checked above
