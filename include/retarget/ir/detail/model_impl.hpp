@@ -40,11 +40,13 @@ RETARGET_IR_DECL model::model(onnx::ModelProto&& proto, std::vector<shared_initi
 
 RETARGET_IR_DECL model::model(const model& other) = default;
 RETARGET_IR_DECL model::model(model&& other) noexcept = default;
+
 // Through a copy, so that a failed copy leaves the proto and its shared weights as they were.
 RETARGET_IR_DECL model& model::operator=(const model& other) {
   if (this != &other) *this = model(other);
   return *this;
 }
+
 RETARGET_IR_DECL model& model::operator=(model&& other) noexcept = default;
 RETARGET_IR_DECL model::~model() = default;
 
