@@ -969,6 +969,12 @@ TEST(evaluate_api, InvalidInputsThrow) {
             "retarget: Range 'Range_0': delta is 0");
   EXPECT_EQ(refusal(node_of("Unsqueeze", 1), 11, {random_f32({2})}),
             "retarget: Unsqueeze 'Unsqueeze_0': attribute 'axes' is missing");
+  // A TENSOR attribute that holds no tensor.
+  onnx::AttributeProto no_tensor;
+  no_tensor.set_name("value");
+  no_tensor.set_type(onnx::AttributeProto::TENSOR);
+  EXPECT_EQ(refusal(node_of("ConstantOfShape", 1, {no_tensor}), 17, {ints({2})}),
+            "retarget: ConstantOfShape 'ConstantOfShape_0': attribute 'value' holds no tensor");
   auto short_data = random_f32({2});
   short_data.proto().mutable_raw_data()->resize(4);
   EXPECT_EQ(refusal(node_of("Identity", 1), 17, {short_data}),

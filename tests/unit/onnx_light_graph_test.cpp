@@ -39,15 +39,19 @@ float alpha_written(const rx::runtime_attribute& a) {
 
 TEST(LightGraph, ARuntimeAttributeCopiesItsProto) {
   rx::runtime_attribute a;
-  ("alpha"_f = 0.25).write(a.proto);
+  ("alpha"_f = 0.25).write(*a.proto);
   rx::runtime_attribute b = a;
-  ("alpha"_f = 0.5).write(b.proto);
+  ("alpha"_f = 0.5).write(*b.proto);
   EXPECT_EQ(alpha_written(a), 0.25f);
   EXPECT_EQ(alpha_written(b), 0.5f);
 
-  // Moved from, it is assigned anew.
+  // Moved from, it holds no message (a copy of it neither), and is assigned anew.
   rx::runtime_attribute c = std::move(a);
   EXPECT_EQ(alpha_written(c), 0.25f);
+  EXPECT_TRUE(c.proto);
+  EXPECT_FALSE(a.proto);  // NOLINT(bugprone-use-after-move)
+  const rx::runtime_attribute moved_copy = a;
+  EXPECT_FALSE(moved_copy.proto);
   a = b;
   EXPECT_EQ(alpha_written(a), 0.5f);
   rx::runtime_attribute d;

@@ -51,6 +51,22 @@ TEST(SampleInputs, InputsOfLeaveWeightsOut) {
   EXPECT_EQ(inputs[0].type, rx::dtype::f32);
 }
 
+TEST(SampleInputs, AnInputsShapeIsReadAsDims) {
+  auto m = model_with_inputs({{"x", onnx::TensorProto::FLOAT, {-1, 3, 4}}});
+  // An axis of neither value nor name, and an input that declares no shape.
+  auto& g = *m.proto().mutable_graph();
+  g.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim();
+  auto* scalar = g.add_input();
+  scalar->set_name("s");
+  scalar->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  const auto inputs = rx::inputs_of(m);
+  ASSERT_EQ(inputs.size(), 2u);
+  EXPECT_EQ(inputs[0].shape, (std::vector<rx::dim>{"batch", 3, 4, rx::dim{}}));
+  EXPECT_EQ(rx::to_string(inputs[0].shape), "[batch, 3, 4, ?]");
+  EXPECT_TRUE(inputs[1].shape.empty());
+  EXPECT_EQ(rx::concrete_dims(inputs[1], std::nullopt), rx::dims_t{});
+}
+
 TEST(SampleInputs, SameSeedSameNumbersAndEachInputItsOwn) {
   const auto m = model_with_inputs(
       {{"a", onnx::TensorProto::FLOAT, {2, 50}}, {"b", onnx::TensorProto::FLOAT, {2, 50}}});

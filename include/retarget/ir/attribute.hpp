@@ -17,9 +17,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
+#include <retarget/ir/detail/deep_ptr.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -90,36 +90,8 @@ constexpr std::string_view to_string(attr_type t) noexcept {
 
 namespace detail {
 
-// A message owned through a pointer, copied deeply: what an attribute holds a GraphProto or an
-// AttributeProto by, so that its header needs only their declarations. Never null but after
-// a move, when it may only be destroyed or assigned.
-template <class M>
-class owned_message {
- public:
-  owned_message();
-  owned_message(const M& m);  // NOLINT: implicit, as the message it stands for
-  owned_message(const owned_message& other);
-  owned_message(owned_message&& other) noexcept;
-  owned_message& operator=(const owned_message& other);
-  owned_message& operator=(owned_message&& other) noexcept;
-  ~owned_message();
-
-  M& get() noexcept { return *p_; }
-  const M& get() const noexcept { return *p_; }
-  operator M&() noexcept { return *p_; }              // NOLINT: read as the message
-  operator const M&() const noexcept { return *p_; }  // NOLINT
-
- private:
-  std::unique_ptr<M> p_;
-};
-
-#if defined(RETARGET_SEPARATE_COMPILATION)
-extern template class owned_message<onnx::AttributeProto>;
-extern template class owned_message<onnx::GraphProto>;
-#endif
-
 // A GRAPH attribute's value.
-using graph_payload = owned_message<onnx::GraphProto>;
+using graph_payload = deep_ptr<onnx::GraphProto>;
 
 // What attribute<...>::write does, one overload per kind of payload: sets the name, the kind
 // and the value.
@@ -164,7 +136,7 @@ struct attribute {
 
 // An attribute whose name is known only at run time, checked when its node is emitted.
 struct runtime_attribute {
-  detail::owned_message<onnx::AttributeProto> proto;
+  detail::deep_ptr<onnx::AttributeProto> proto;  // *proto is the message
   RETARGET_IR_DECL void write(onnx::AttributeProto& a) const;
 };
 
@@ -339,7 +311,7 @@ struct graph_key {
   attribute<Name, attr_type::graphs, std::vector<detail::graph_payload>> operator=(
       const std::vector<G>& gs) {
     std::vector<detail::graph_payload> out;
-    for (const auto& g : gs) out.push_back(detail::graph_proto_of(g));
+    for (const auto& g : gs) out.emplace_back(detail::graph_proto_of(g));
     return {std::move(out)};
   }
 };

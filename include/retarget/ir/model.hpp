@@ -14,6 +14,7 @@
 #include <optional>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/deep_ptr.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
@@ -140,7 +141,7 @@ class model {
   // inference, made without the shared weights' bytes (see the definition).
   void checked_copy(onnx::ModelProto& copy) const;
 
-  std::unique_ptr<onnx::ModelProto> proto_;  // null only in a moved-from model
+  detail::deep_ptr<onnx::ModelProto> proto_;
   std::vector<shared_initializer> shared_;
 };
 

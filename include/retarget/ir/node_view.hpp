@@ -43,6 +43,9 @@ class tensor_view {
   tensor_view(const onnx::TensorProto* p) noexcept : p_(p) {}   // NOLINT
   tensor_view(const onnx::TensorProto& p) noexcept : p_(&p) {}  // NOLINT
   tensor_view(const tensor& t) noexcept : p_(&t.proto()) {}     // NOLINT
+  // A view of a temporary tensor would dangle once the statement ends: keep the tensor in a
+  // variable, or view where it is stored (an initializer, an attribute).
+  tensor_view(const tensor&&) = delete;
 
   explicit operator bool() const noexcept { return p_ != nullptr; }
   bool present() const noexcept { return p_ != nullptr; }

@@ -13,14 +13,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <optional>
 #include <retarget/ir/detail/linkage.hpp>
-#include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/value.hpp>
 #include <string>
 #include <vector>
 
@@ -30,9 +29,9 @@ namespace retarget::ir {
 struct model_input {
   std::string name;
   dtype type = dtype::undefined;
-  // As the graph declares it; null when it declares none, which reads as a shape of no dims
-  // (shared and immutable, so that this header needs no message's definition).
-  std::shared_ptr<const onnx::TensorShapeProto> shape;
+  // As the graph declares it, each dim static, symbolic (by its name) or unknown; no dims when
+  // it declares none.
+  std::vector<dim> shape;
 };
 
 // The model's inputs in order, without those an initializer gives (weights).

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/deep_ptr.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
@@ -29,8 +30,9 @@ class mapped_file;  // ir/detail/mapped_file.hpp, read by the definitions alone
 
 class tensor {
  public:
-  // No proto held: reads as an empty TensorProto until something is set.
-  RETARGET_IR_DECL tensor() noexcept;
+  // An empty TensorProto: no type, no dims, no name. A copy copies the proto (a mapped tensor's
+  // bytes stay mapped); a moved-from tensor may only be destroyed or assigned to.
+  RETARGET_IR_DECL tensor();
   RETARGET_IR_DECL explicit tensor(onnx::TensorProto proto);
   RETARGET_IR_DECL tensor(const tensor& other);
   RETARGET_IR_DECL tensor(tensor&& other) noexcept;
@@ -84,9 +86,8 @@ class tensor {
   RETARGET_IR_DECL const std::string& name() const noexcept;
   RETARGET_IR_DECL void set_name(std::string name);
   RETARGET_IR_DECL dims_t dims() const;
-  RETARGET_IR_DECL const onnx::TensorProto& proto() const noexcept;
-  // Makes the proto of a tensor that holds none (default-constructed or moved-from).
-  RETARGET_IR_DECL onnx::TensorProto& proto() noexcept;
+  const onnx::TensorProto& proto() const noexcept { return *proto_; }
+  onnx::TensorProto& proto() noexcept { return *proto_; }
 
   // Whether the bytes are raw data in memory, held here or mapped (not typed fields, not an
   // external file not read): only such a tensor can be shared by a model and streamed to a file.
@@ -116,9 +117,7 @@ class tensor {
                   std::to_string(element_count(dims)) + " elements");
   }
 
-  // Held through a pointer so that this header needs no message's definition; null in a
-  // default-constructed or moved-from tensor, which reads as an empty proto.
-  std::unique_ptr<onnx::TensorProto> proto_;
+  detail::deep_ptr<onnx::TensorProto> proto_;
   std::span<const std::byte> mapped_;  // a mapped tensor's bytes, held by owner_
   std::shared_ptr<const detail::mapped_file> owner_;
 };

@@ -64,6 +64,14 @@ struct node_inputs {
       fail("attribute '" + std::string(a->name()) + "' has the wrong type");
     return a;
   }
+  // A TENSOR attribute's tensor when the node sets it, which must then hold one.
+  std::optional<ir::tensor_view> tensor_attribute(std::string_view name) const {
+    const auto a = attribute(name, ir::attr_type::tensor);
+    if (!a) return std::nullopt;
+    const auto t = a->t();
+    if (!t) fail("attribute '" + std::string(name) + "' holds no tensor");
+    return t;
+  }
   std::int64_t int_attribute(std::string_view name, std::int64_t fallback) const {
     const auto a = attribute(name, ir::attr_type::int_);
     return a ? a->i() : fallback;
@@ -765,8 +773,7 @@ inline array constant_of_shape(const node_inputs& in) {
   for (auto d : dims)
     if (d < 0) in.fail("shape " + values_text(dims) + " has a negative dim");
   array value(ir::dtype::f32, {1});  // 0.0f by default
-  if (const auto a = in.attribute("value", ir::attr_type::tensor))
-    value = read_array(a->t(), in.node);
+  if (const auto t = in.tensor_attribute("value")) value = read_array(*t, in.node);
   if (value.size() != 1)
     in.fail("value holds " + std::to_string(value.size()) + " elements, not one");
   array out(value.type, dims);

@@ -6,13 +6,12 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
-#include <memory>
 #include <retarget/ir/attribute.hpp>
+#include <retarget/ir/detail/deep_ptr_impl.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 
 namespace retarget::ir {
 
@@ -39,32 +38,6 @@ static_assert(static_cast<int>(attr_type::type_protos) ==
               onnx::AttributeProto_AttributeType_TYPE_PROTOS);
 
 namespace detail {
-
-template <class M>
-owned_message<M>::owned_message() : p_(std::make_unique<M>()) {}
-template <class M>
-owned_message<M>::owned_message(const M& m) : p_(std::make_unique<M>(m)) {}
-template <class M>
-owned_message<M>::owned_message(const owned_message& other) : p_(std::make_unique<M>(*other.p_)) {}
-template <class M>
-owned_message<M>::owned_message(owned_message&& other) noexcept : p_(std::move(other.p_)) {}
-template <class M>
-owned_message<M>& owned_message<M>::operator=(const owned_message& other) {
-  if (this != &other) p_ = std::make_unique<M>(*other.p_);
-  return *this;
-}
-template <class M>
-owned_message<M>& owned_message<M>::operator=(owned_message&& other) noexcept {
-  p_ = std::move(other.p_);
-  return *this;
-}
-template <class M>
-owned_message<M>::~owned_message() = default;
-
-#if defined(RETARGET_SEPARATE_COMPILATION)
-template class owned_message<onnx::AttributeProto>;
-template class owned_message<onnx::GraphProto>;
-#endif
 
 inline void start_attribute(onnx::AttributeProto& a, std::string_view name, attr_type type) {
   a.set_name(std::string(name));
@@ -93,7 +66,7 @@ RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view 
 RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                       const graph_payload& value) {
   start_attribute(a, name, attr_type::graph);
-  *a.mutable_g() = value.get();
+  *a.mutable_g() = *value;
 }
 RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                       std::span<const std::int64_t> values) {
@@ -118,12 +91,12 @@ RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view 
 RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                       std::span<const graph_payload> values) {
   start_attribute(a, name, attr_type::graphs);
-  for (const auto& g : values) *a.add_graphs() = g.get();
+  for (const auto& g : values) *a.add_graphs() = *g;
 }
 
 }  // namespace detail
 
-RETARGET_IR_DECL void runtime_attribute::write(onnx::AttributeProto& a) const { a = proto.get(); }
+RETARGET_IR_DECL void runtime_attribute::write(onnx::AttributeProto& a) const { a = *proto; }
 
 }  // namespace retarget::ir
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/deep_ptr_impl.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
@@ -25,33 +26,28 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL model::model() : proto_(std::make_unique<onnx::ModelProto>()) {}
+RETARGET_IR_DECL model::model() = default;
 
-RETARGET_IR_DECL model::model(const onnx::ModelProto& proto)
-    : proto_(std::make_unique<onnx::ModelProto>(proto)) {}
+RETARGET_IR_DECL model::model(const onnx::ModelProto& proto) : proto_(proto) {}
 
-RETARGET_IR_DECL model::model(onnx::ModelProto&& proto)
-    : proto_(std::make_unique<onnx::ModelProto>(std::move(proto))) {}
+RETARGET_IR_DECL model::model(onnx::ModelProto&& proto) : proto_(std::move(proto)) {}
 
 RETARGET_IR_DECL model::model(const onnx::ModelProto& proto, std::vector<shared_initializer> shared)
-    : proto_(std::make_unique<onnx::ModelProto>(proto)), shared_(std::move(shared)) {}
+    : proto_(proto), shared_(std::move(shared)) {}
 
 RETARGET_IR_DECL model::model(onnx::ModelProto&& proto, std::vector<shared_initializer> shared)
-    : proto_(std::make_unique<onnx::ModelProto>(std::move(proto))), shared_(std::move(shared)) {}
+    : proto_(std::move(proto)), shared_(std::move(shared)) {}
 
-RETARGET_IR_DECL model::model(const model& other)
-    : proto_(other.proto_ ? std::make_unique<onnx::ModelProto>(*other.proto_) : nullptr),
-      shared_(other.shared_) {}
-
+RETARGET_IR_DECL model::model(const model& other) = default;
 RETARGET_IR_DECL model::model(model&& other) noexcept = default;
 
+// Through a copy, so that a failed copy leaves the proto and its shared weights as they were.
 RETARGET_IR_DECL model& model::operator=(const model& other) {
   if (this != &other) *this = model(other);
   return *this;
 }
 
 RETARGET_IR_DECL model& model::operator=(model&& other) noexcept = default;
-
 RETARGET_IR_DECL model::~model() = default;
 
 RETARGET_IR_DECL const onnx::GraphProto& model::graph() const noexcept { return proto_->graph(); }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/deep_ptr_impl.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <span>
@@ -103,7 +104,7 @@ RETARGET_IR_DECL attribute_list::attribute_list(std::vector<onnx::AttributeProto
     : items_(std::make_unique<std::vector<onnx::AttributeProto>>(std::move(entries))) {}
 RETARGET_IR_DECL attribute_list::attribute_list(std::initializer_list<runtime_attribute> entries)
     : attribute_list() {
-  for (const auto& e : entries) items_->push_back(e.proto.get());
+  for (const auto& e : entries) items_->push_back(*e.proto);
 }
 RETARGET_IR_DECL attribute_list::attribute_list(const attribute_list& other)
     : items_(std::make_unique<std::vector<onnx::AttributeProto>>(*other.items_)) {}
@@ -123,7 +124,7 @@ RETARGET_IR_DECL void attribute_list::push_back(const attribute_view& a) {
   items_->push_back(a.proto());
 }
 RETARGET_IR_DECL void attribute_list::push_back(const runtime_attribute& entry) {
-  items_->push_back(entry.proto.get());
+  items_->push_back(*entry.proto);
 }
 RETARGET_IR_DECL void attribute_list::push_back(onnx::AttributeProto entry) {
   items_->push_back(std::move(entry));
@@ -145,12 +146,12 @@ RETARGET_IR_DECL void attribute_list::erase_where(
 RETARGET_IR_DECL runtime_attribute detail::written_attribute(const void* literal,
                                                              attribute_writer write) {
   runtime_attribute entry;
-  write(literal, entry.proto.get());
+  write(literal, *entry.proto);
   return entry;
 }
 RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name, std::string_view value) {
   runtime_attribute entry;
-  auto& a = entry.proto.get();
+  auto& a = *entry.proto;
   a.set_name(std::string(name));
   a.set_type(onnx::AttributeProto::STRING);
   a.set_s(std::string(value));
@@ -159,7 +160,7 @@ RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name, std::s
 RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name,
                                                    const std::vector<std::int64_t>& values) {
   runtime_attribute entry;
-  auto& a = entry.proto.get();
+  auto& a = *entry.proto;
   a.set_name(std::string(name));
   a.set_type(onnx::AttributeProto::INTS);
   for (const auto v : values) a.add_ints(v);

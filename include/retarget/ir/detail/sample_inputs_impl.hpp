@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <optional>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/dims.hpp>
@@ -17,6 +16,7 @@
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/value.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -24,15 +24,6 @@
 #include <vector>
 
 namespace retarget::ir {
-
-namespace detail {
-
-// An input's declared shape; one of no dims when it declares none.
-inline const onnx::TensorShapeProto& shape_of(const model_input& in) {
-  return in.shape ? *in.shape : onnx::TensorShapeProto::default_instance();
-}
-
-}  // namespace detail
 
 // The model's inputs in order, without those an initializer gives (weights).
 RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
@@ -46,7 +37,7 @@ RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
     in.name = v.name();
     if (v.type().has_tensor_type()) {
       in.type = static_cast<dtype>(v.type().tensor_type().elem_type());
-      in.shape = std::make_shared<const onnx::TensorShapeProto>(v.type().tensor_type().shape());
+      in.shape = dims_of(v.type().tensor_type().shape());
     }
   }
   return out;
@@ -56,41 +47,41 @@ RETARGET_IR_DECL std::vector<model_input> inputs_of(const model& m) {
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.
 RETARGET_IR_DECL dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given) {
-  const auto& shape = detail::shape_of(in);
+  const auto& shape = in.shape;
   if (given) {
-    if (static_cast<int>(given->size()) != shape.dim_size())
-      throw error("retarget: input '" + in.name + "' has rank " + std::to_string(shape.dim_size()) +
-                  " " + format_dims(shape) + ", not " + std::to_string(given->size()) + " as in " +
+    if (given->size() != shape.size())
+      throw error("retarget: input '" + in.name + "' has rank " + std::to_string(shape.size()) +
+                  " " + to_string(shape) + ", not " + std::to_string(given->size()) + " as in " +
                   format_dims(*given));
-    for (int i = 0; i < shape.dim_size(); ++i) {
-      const auto v = (*given)[static_cast<std::size_t>(i)];
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      const auto v = (*given)[i];
       if (v < 0)
         throw error("retarget: input '" + in.name + "' cannot take " + format_dims(*given) +
                     ": axis " + std::to_string(i) + " is negative");
-      if (shape.dim(i).has_dim_value() && shape.dim(i).dim_value() != v)
-        throw error("retarget: input '" + in.name + "' " + format_dims(shape) + " cannot take " +
+      if (shape[i].is_static() && shape[i].size != v)
+        throw error("retarget: input '" + in.name + "' " + to_string(shape) + " cannot take " +
                     format_dims(*given) + ": axis " + std::to_string(i) + " is " +
-                    std::to_string(shape.dim(i).dim_value()));
+                    std::to_string(shape[i].size));
     }
     return *given;
   }
   dims_t dims;
-  for (int i = 0; i < shape.dim_size(); ++i) {
-    const auto& d = shape.dim(i);
-    if (!d.has_dim_value() || d.dim_value() < 0)
-      throw error("retarget: input '" + in.name + "' " + format_dims(shape) + " has a dynamic dim" +
-                  (d.has_dim_param() ? " '" + d.dim_param() + "'" : std::string()) + " at axis " +
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const auto& d = shape[i];
+    if (!d.is_static())
+      throw error("retarget: input '" + in.name + "' " + to_string(shape) + " has a dynamic dim" +
+                  (d.is_symbolic() ? " '" + d.symbol + "'" : std::string()) + " at axis " +
                   std::to_string(i) + ": give its shape (--shape " + in.name + "=" +
                   [&] {
                     std::string example;
-                    for (int j = 0; j < shape.dim_size(); ++j)
-                      example += (j ? "x" : "") + (shape.dim(j).has_dim_value()
-                                                       ? std::to_string(shape.dim(j).dim_value())
-                                                       : std::string("N"));
+                    for (std::size_t j = 0; j < shape.size(); ++j)
+                      example +=
+                          (j ? "x" : "") +
+                          (shape[j].is_static() ? std::to_string(shape[j].size) : std::string("N"));
                     return example;
                   }() +
                   ")");
-    dims.push_back(d.dim_value());
+    dims.push_back(d.size);
   }
   return dims;
 }
@@ -101,14 +92,13 @@ RETARGET_IR_DECL std::string mismatch(const model_input& in, const tensor& t) {
     return std::string(to_string(t.type())) + ", but the model's input '" + in.name + "' is " +
            std::string(to_string(in.type));
   const auto dims = t.dims();
-  const auto& shape = detail::shape_of(in);
-  bool fits = static_cast<int>(dims.size()) == shape.dim_size();
-  for (int i = 0; fits && i < shape.dim_size(); ++i)
-    fits = !shape.dim(i).has_dim_value() ||
-           shape.dim(i).dim_value() == dims[static_cast<std::size_t>(i)];
+  const auto& shape = in.shape;
+  bool fits = dims.size() == shape.size();
+  for (std::size_t i = 0; fits && i < shape.size(); ++i)
+    fits = !shape[i].is_static() || shape[i].size == dims[i];
   if (!fits)
     return "dims " + format_dims(dims) + ", but the model's input '" + in.name + "' is " +
-           format_dims(shape);
+           to_string(shape);
   return {};
 }
 

@@ -1,5 +1,5 @@
 // The definitions of ir/tensor.hpp: inline header-only, compiled once into retarget::compiled
-// otherwise. A tensor's proto is held through a pointer, null until something is set.
+// otherwise.
 #ifndef RETARGET_IR_DETAIL_TENSOR_IMPL_HPP
 #define RETARGET_IR_DETAIL_TENSOR_IMPL_HPP
 
@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <retarget/core/error.hpp>
+#include <retarget/ir/detail/deep_ptr_impl.hpp>
 #include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/dims.hpp>
@@ -20,20 +21,17 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL tensor::tensor() noexcept = default;
+RETARGET_IR_DECL tensor::tensor() = default;
 
-RETARGET_IR_DECL tensor::tensor(onnx::TensorProto proto)
-    : proto_(std::make_unique<onnx::TensorProto>(std::move(proto))) {
+RETARGET_IR_DECL tensor::tensor(onnx::TensorProto proto) : proto_(std::move(proto)) {
   hold_mapped_bytes();
 }
 
-RETARGET_IR_DECL tensor::tensor(const tensor& other)
-    : proto_(other.proto_ ? std::make_unique<onnx::TensorProto>(*other.proto_) : nullptr),
-      mapped_(other.mapped_),
-      owner_(other.owner_) {}
+RETARGET_IR_DECL tensor::tensor(const tensor& other) = default;
 
 RETARGET_IR_DECL tensor::tensor(tensor&& other) noexcept = default;
 
+// Through a copy, so that a failed copy leaves the proto and its mapping as they were.
 RETARGET_IR_DECL tensor& tensor::operator=(const tensor& other) {
   if (this != &other) *this = tensor(other);
   return *this;
@@ -79,7 +77,7 @@ RETARGET_IR_DECL tensor tensor::empty(dtype type) {
 RETARGET_IR_DECL tensor tensor::mapped(onnx::TensorProto proto, std::span<const std::byte> bytes,
                                        std::shared_ptr<const detail::mapped_file> owner) {
   tensor t;
-  t.proto_ = std::make_unique<onnx::TensorProto>(std::move(proto));
+  *t.proto_ = std::move(proto);
   t.mapped_ = bytes;
   t.owner_ = std::move(owner);
   return t;
@@ -96,15 +94,6 @@ RETARGET_IR_DECL void tensor::set_name(std::string name) { proto().set_name(std:
 RETARGET_IR_DECL dims_t tensor::dims() const {
   const auto& p = proto();
   return {p.dims().begin(), p.dims().end()};
-}
-
-RETARGET_IR_DECL const onnx::TensorProto& tensor::proto() const noexcept {
-  return proto_ ? *proto_ : onnx::TensorProto::default_instance();
-}
-
-RETARGET_IR_DECL onnx::TensorProto& tensor::proto() noexcept {
-  if (!proto_) proto_ = std::make_unique<onnx::TensorProto>();
-  return *proto_;
 }
 
 RETARGET_IR_DECL void tensor::release_pages() const noexcept {
