@@ -17,10 +17,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <retarget/core/config.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
 #include <retarget/ir/detail/deep_ptr.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <span>
@@ -95,25 +95,26 @@ using graph_payload = deep_ptr<onnx::GraphProto>;
 
 // What attribute<...>::write does, one overload per kind of payload: sets the name, the kind
 // and the value.
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::int64_t value);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name, float value);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const std::string& value);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const tensor& value);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const graph_payload& value);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const std::int64_t> values);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const float> values);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const std::string> values);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const tensor> values);
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const graph_payload> values);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::int64_t value);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            float value);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const std::string& value);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const tensor& value);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const graph_payload& value);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const std::int64_t> values);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const float> values);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const std::string> values);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const tensor> values);
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const graph_payload> values);
 
 }  // namespace detail
 
@@ -137,7 +138,7 @@ struct attribute {
 // An attribute whose name is known only at run time, checked when its node is emitted.
 struct runtime_attribute {
   detail::deep_ptr<onnx::AttributeProto> proto;  // *proto is the message
-  RETARGET_IR_DECL void write(onnx::AttributeProto& a) const;
+  RETARGET_COMPILED_DECL void write(onnx::AttributeProto& a) const;
 };
 
 namespace detail {
@@ -345,7 +346,7 @@ constexpr ir::graph_key<Name> operator""_g() noexcept {
 }  // namespace literals
 }  // namespace retarget
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/attribute_impl.hpp>
 #endif
 

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <span>
 #include <string>
@@ -63,11 +63,11 @@ inline std::string format_dims(std::span<const std::int64_t> dims) {
 }
 
 // "[1, 3, height, ?]": a shape as ONNX's inference writes it, a dim without value or name "?".
-RETARGET_IR_DECL std::string format_dims(const onnx::TensorShapeProto& shape);
+RETARGET_COMPILED_DECL std::string format_dims(const onnx::TensorShapeProto& shape);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/dims_impl.hpp>
 #endif
 

@@ -5,7 +5,7 @@
 #ifndef RETARGET_IR_DOT_HPP
 #define RETARGET_IR_DOT_HPP
 
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
@@ -13,11 +13,11 @@
 namespace retarget::ir {
 
 // The model's main graph in DOT.
-RETARGET_IR_DECL std::string to_dot(const model& m);
+RETARGET_COMPILED_DECL std::string to_dot(const model& m);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/dot_impl.hpp>
 #endif
 

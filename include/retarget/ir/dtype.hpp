@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -141,7 +141,7 @@ inline constexpr dtype dtype_of<std::string> = dtype::string;
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/dtype_impl.hpp>
 #endif
 

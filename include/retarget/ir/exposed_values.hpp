@@ -6,7 +6,7 @@
 #ifndef RETARGET_IR_EXPOSED_VALUES_HPP
 #define RETARGET_IR_EXPOSED_VALUES_HPP
 
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/model.hpp>
 #include <span>
 #include <string>
@@ -15,11 +15,11 @@ namespace retarget::ir {
 
 // A copy of m whose outputs are its own, then each of `names` that is not one already, typed
 // as m's value_info types it (untyped when it does not). Shared weights stay shared.
-RETARGET_IR_DECL model exposing(const model& m, std::span<const std::string> names);
+RETARGET_COMPILED_DECL model exposing(const model& m, std::span<const std::string> names);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/exposed_values_impl.hpp>
 #endif
 

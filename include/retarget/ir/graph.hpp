@@ -16,11 +16,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/emitter.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
@@ -72,8 +72,8 @@ inline constexpr untyped_t untyped{};
 
 class graph_base {
  public:
-  RETARGET_IR_DECL explicit graph_base(int opset = default_opset);
-  RETARGET_IR_DECL ~graph_base();
+  RETARGET_COMPILED_DECL explicit graph_base(int opset = default_opset);
+  RETARGET_COMPILED_DECL ~graph_base();
   graph_base(const graph_base&) = delete;
   graph_base& operator=(const graph_base&) = delete;
   graph_base(graph_base&&) = delete;
@@ -84,7 +84,7 @@ class graph_base {
   // The version of a domain's opset this graph emits: "" is the graph's opset; others must be
   // set (custom schemas set theirs) except ai.onnx.ml and ai.onnx.preview.training, which
   // default to the newest the ONNX library knows.
-  RETARGET_IR_DECL int domain_version(std::string_view domain) const;
+  RETARGET_COMPILED_DECL int domain_version(std::string_view domain) const;
   void set_domain_version(std::string domain, int version) {
     if (canonical_domain(domain).empty())
       throw error(
@@ -111,54 +111,55 @@ class graph_base {
   // ---- Values that are not node outputs ----
 
   // A subgraph input without a type: the node that runs the subgraph gives it.
-  RETARGET_IR_DECL value input(std::string name, untyped_t);
+  RETARGET_COMPILED_DECL value input(std::string name, untyped_t);
 
   // A graph input of any type (a sequence, an optional, a map), as a converter reads it.
-  RETARGET_IR_DECL value input(std::string name, const onnx::TypeProto& type);
+  RETARGET_COMPILED_DECL value input(std::string name, const onnx::TypeProto& type);
 
-  RETARGET_IR_DECL value input(std::string name, dtype type, const std::vector<dim>& shape);
+  RETARGET_COMPILED_DECL value input(std::string name, dtype type, const std::vector<dim>& shape);
 
-  RETARGET_IR_DECL value initializer(std::string name, tensor t);
+  RETARGET_COMPILED_DECL value initializer(std::string name, tensor t);
   value initializer(std::string name, dtype type, dims_t dims, std::span<const std::byte> bytes) {
     return initializer(std::move(name), tensor::from_raw(type, std::move(dims), bytes));
   }
   // An initializer that shares t's bytes instead of copying them: the graph's proto holds
   // its name, type and dims, and the bytes stay in t until a model's proto is needed whole
   // (save() streams them to the file without that). Inside a subgraph, t is copied.
-  RETARGET_IR_DECL value initializer(std::string name, std::shared_ptr<const tensor> t);
+  RETARGET_COMPILED_DECL value initializer(std::string name, std::shared_ptr<const tensor> t);
   // The initializers sharing their bytes, for make_model.
   std::vector<shared_initializer> take_shared_initializers() noexcept { return std::move(shared_); }
 
   // Removes the initializers that no node (nor subgraph), graph output or graph input reads,
   // as when a symbolic stored a weight folded (transposed) in place of the weight itself;
   // returns how many went.
-  RETARGET_IR_DECL std::size_t prune_unused_initializers();
+  RETARGET_COMPILED_DECL std::size_t prune_unused_initializers();
 
   // A Constant node holding the tensor.
-  RETARGET_IR_DECL value constant(tensor t);
+  RETARGET_COMPILED_DECL value constant(tensor t);
   value constant(empty_tensor e) { return constant(tensor::empty(e.type)); }
 
   // Marks v as a graph output with a declared type, for when inference cannot tell the shape
   // (graph outputs must have one): ONNX's checker verifies it against the inferred one.
-  RETARGET_IR_DECL void output(const value& v, std::string name, const onnx::TypeProto& declared);
+  RETARGET_COMPILED_DECL void output(const value& v, std::string name,
+                                     const onnx::TypeProto& declared);
 
   // Marks v as an output of a subgraph that declares no type for it (its node infers it).
-  RETARGET_IR_DECL void output(const value& v, std::string name, untyped_t);
+  RETARGET_COMPILED_DECL void output(const value& v, std::string name, untyped_t);
 
   // Marks v as a graph output, named `name` (v's own name when empty).
-  RETARGET_IR_DECL void output(const value& v, std::string name = {});
+  RETARGET_COMPILED_DECL void output(const value& v, std::string name = {});
 
   // Whether a value of the graph (or of its outer graphs and subgraphs) has that name.
   bool has_name(const std::string& name) const { return root_->used_names_.count(name) > 0; }
 
   // The value of that name in this graph (or, for a subgraph, its outer graphs).
-  RETARGET_IR_DECL value find(std::string_view name) const;
+  RETARGET_COMPILED_DECL value find(std::string_view name) const;
 
   // The node of this graph that produces v, or nullopt for an input, an initializer or a
   // value of an outer graph: what a pattern walks up from.
-  RETARGET_IR_DECL std::optional<node_view> producer(const value& v) const;
+  RETARGET_COMPILED_DECL std::optional<node_view> producer(const value& v) const;
   // The stored tensor of an initializer or a Constant's output, or nullptr when v is computed.
-  RETARGET_IR_DECL const onnx::TensorProto* constant_data(const value& v) const;
+  RETARGET_COMPILED_DECL const onnx::TensorProto* constant_data(const value& v) const;
   // Names that generated names stay clear of, though explicit ones may still take them: a
   // converter reserves the names of the model it rebuilds before emitting a node of its own.
   template <class Names>
@@ -168,7 +169,7 @@ class graph_base {
 
   // The schema a node of this graph's opset would be checked against; retarget::error, naming
   // the op and the opset, when its op is unknown there (not yet defined, or deprecated).
-  RETARGET_IR_DECL const onnx::OpSchema& schema_of(const onnx::NodeProto& node) const;
+  RETARGET_COMPILED_DECL const onnx::OpSchema& schema_of(const onnx::NodeProto& node) const;
   const onnx::OpSchema& schema_of(const node_view& node) const { return schema_of(node.proto()); }
 
   // ---- Nodes ----
@@ -178,32 +179,32 @@ class graph_base {
 
   const onnx::GraphProto& proto() const noexcept { return *proto_; }
   onnx::GraphProto& proto() noexcept { return *proto_; }
-  RETARGET_IR_DECL std::size_t node_count() const noexcept;
+  RETARGET_COMPILED_DECL std::size_t node_count() const noexcept;
   // Node i, in the order they were emitted.
-  RETARGET_IR_DECL node_view node(std::size_t i) const;
+  RETARGET_COMPILED_DECL node_view node(std::size_t i) const;
   // Says in node i's doc string what made it (a rule's name, an approximation's mark).
-  RETARGET_IR_DECL void set_doc_string(std::size_t i, std::string doc);
-  RETARGET_IR_DECL void set_name(std::string name);
+  RETARGET_COMPILED_DECL void set_doc_string(std::size_t i, std::string doc);
+  RETARGET_COMPILED_DECL void set_name(std::string name);
 
  protected:
   // A subgraph (an If branch, a Loop body) that sees this graph's values as outer scope.
-  RETARGET_IR_DECL explicit graph_base(graph_base& parent);
+  RETARGET_COMPILED_DECL explicit graph_base(graph_base& parent);
 
   // The node of g.op: attributes are written straight into it, then it goes the same way.
   // (Held through a pointer: this header declares NodeProto only.)
   struct draft {
-    RETARGET_IR_DECL draft();
-    RETARGET_IR_DECL draft(draft&& other) noexcept;
-    RETARGET_IR_DECL ~draft();
+    RETARGET_COMPILED_DECL draft();
+    RETARGET_COMPILED_DECL draft(draft&& other) noexcept;
+    RETARGET_COMPILED_DECL ~draft();
     draft(const draft&) = delete;
     draft& operator=(const draft&) = delete;
     draft& operator=(draft&&) = delete;
     std::unique_ptr<onnx::NodeProto> node;
   };
 
-  RETARGET_IR_DECL draft start(std::string_view domain, std::string_view type) const;
-  RETARGET_IR_DECL void add_argument(draft& d, const value& v) const;
-  RETARGET_IR_DECL void add_argument(draft& d, no_input_t) const;
+  RETARGET_COMPILED_DECL draft start(std::string_view domain, std::string_view type) const;
+  RETARGET_COMPILED_DECL void add_argument(draft& d, const value& v) const;
+  RETARGET_COMPILED_DECL void add_argument(draft& d, no_input_t) const;
   template <class Range>
   requires detail::is_input_list<Range>
   void add_argument(draft& d, const Range& values) const {
@@ -214,8 +215,8 @@ class graph_base {
     a.write(new_attribute(d));
   }
   // A new attribute of the draft's node, for an attribute to write itself into.
-  RETARGET_IR_DECL static onnx::AttributeProto& new_attribute(draft& d);
-  RETARGET_IR_DECL std::vector<value> finish(draft&& d, std::size_t outputs);
+  RETARGET_COMPILED_DECL static onnx::AttributeProto& new_attribute(draft& d);
+  RETARGET_COMPILED_DECL std::vector<value> finish(draft&& d, std::size_t outputs);
 
   // The body of g.op: the name was checked by the compiler; the node is checked again here.
   template <std::size_t N, class... Args>
@@ -265,7 +266,7 @@ class graph_base {
  private:
   friend class value;
 
-  RETARGET_IR_DECL value add_value(std::string name, const onnx::TypeProto& type);
+  RETARGET_COMPILED_DECL value add_value(std::string name, const onnx::TypeProto& type);
 
   void claim_name(const std::string& name, const char* what) {
     if (name.empty()) throw error(std::string("retarget: a ") + what + " needs a name");
@@ -303,11 +304,11 @@ class graph_base {
                                std::string doc);
 
   // Every name the nodes of g (and of their subgraphs) read.
-  RETARGET_IR_DECL static void collect_reads(const onnx::GraphProto& g,
-                                             std::unordered_set<std::string>& read);
+  RETARGET_COMPILED_DECL static void collect_reads(const onnx::GraphProto& g,
+                                                   std::unordered_set<std::string>& read);
 
   // Gives a node output a new name, in its node and in every node that reads it.
-  RETARGET_IR_DECL void rename(const value& v, const std::string& to);
+  RETARGET_COMPILED_DECL void rename(const value& v, const std::string& to);
 
   graph_base* root_;
   graph_base* parent_ = nullptr;
@@ -384,7 +385,7 @@ class graph_view {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/graph_impl.hpp>
 #endif
 

@@ -11,7 +11,7 @@
 #define RETARGET_IR_GRAPH_CUT_HPP
 
 #include <functional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
@@ -25,14 +25,14 @@ namespace retarget::ir {
 
 // The type the view knows for a value read or given by node `node`; retarget::error, placed by
 // where(node), when it knows none (a tensor type with its element type).
-RETARGET_IR_DECL const onnx::TypeProto& known_type(const model_view& view, const std::string& name,
-                                                   int node,
-                                                   const std::function<std::string(int)>& where);
+RETARGET_COMPILED_DECL const onnx::TypeProto& known_type(
+    const model_view& view, const std::string& name, int node,
+    const std::function<std::string(int)>& where);
 
 // A graph input of g named `name`, of the type the view knows for it (see known_type).
-RETARGET_IR_DECL value input_of_known_type(graph_base& g, const model_view& view,
-                                           const std::string& name, int node,
-                                           const std::function<std::string(int)>& where);
+RETARGET_COMPILED_DECL value input_of_known_type(graph_base& g, const model_view& view,
+                                                 const std::string& name, int node,
+                                                 const std::function<std::string(int)>& where);
 
 struct cut_model {
   model rest;                                 // the model without the cut nodes
@@ -42,26 +42,26 @@ struct cut_model {
 // The model (the view's) without the nodes `cut` (indices, in graph order): a value a cut node
 // gives that the rest reads (or a graph output) is a graph input of its known type; a value of
 // the rest a cut node reads is a graph output. where(node) places a node in an error.
-RETARGET_IR_DECL cut_model without_nodes(const model& m, const model_view& view,
-                                         const std::vector<int>& cut,
-                                         const std::function<std::string(int)>& where);
+RETARGET_COMPILED_DECL cut_model without_nodes(const model& m, const model_view& view,
+                                               const std::vector<int>& cut,
+                                               const std::function<std::string(int)>& where);
 
 // Prepares g to emit the cut nodes of `original` in: its other domains' imports, and every name
 // of the converted rest and of the original graph taken.
-RETARGET_IR_DECL void prepare_for_cut_nodes(graph_base& g, const model& original,
-                                            const model& converted);
+RETARGET_COMPILED_DECL void prepare_for_cut_nodes(graph_base& g, const model& original,
+                                                  const model& converted);
 
 // Puts back into the converted rest the nodes emitted in `scratch` and the nodes of `original`
 // kept as they are (indices), the original outputs restored and the temporary inputs dropped,
 // in topological order, without dead nodes.
-RETARGET_IR_DECL void splice_back(model& converted, const model& original,
-                                  const graph_base& scratch,
-                                  const std::vector<int>& kept_as_they_are,
-                                  const std::vector<std::string>& temporary_inputs);
+RETARGET_COMPILED_DECL void splice_back(model& converted, const model& original,
+                                        const graph_base& scratch,
+                                        const std::vector<int>& kept_as_they_are,
+                                        const std::vector<std::string>& temporary_inputs);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/graph_cut_impl.hpp>
 #endif
 

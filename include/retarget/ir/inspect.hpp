@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
 #include <utility>
@@ -40,16 +40,16 @@ struct model_summary {
 };
 
 // What the model holds (the weights counted by their dims, shared or external ones too).
-RETARGET_IR_DECL model_summary summarize(const model& m);
+RETARGET_COMPILED_DECL model_summary summarize(const model& m);
 
 // "1.2 MiB" for a byte count.
-RETARGET_IR_DECL std::string human_bytes(std::uint64_t bytes);
+RETARGET_COMPILED_DECL std::string human_bytes(std::uint64_t bytes);
 
-RETARGET_IR_DECL std::ostream& operator<<(std::ostream& out, const model_summary& s);
+RETARGET_COMPILED_DECL std::ostream& operator<<(std::ostream& out, const model_summary& s);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/inspect_impl.hpp>
 #endif
 

@@ -15,7 +15,6 @@
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/deep_ptr.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
@@ -146,11 +145,11 @@ class model {
 };
 
 // The graph becomes the model's main graph; its opset imports and the info are recorded.
-RETARGET_IR_DECL model make_model(graph_base&& g, model_info info = {});
+RETARGET_COMPILED_DECL model make_model(graph_base&& g, model_info info = {});
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/model_impl.hpp>
 #endif
 

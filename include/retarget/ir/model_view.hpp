@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
@@ -113,7 +113,7 @@ class model_view {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/model_view_impl.hpp>
 #endif
 

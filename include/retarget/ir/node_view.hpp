@@ -17,9 +17,9 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
@@ -50,14 +50,14 @@ class tensor_view {
   explicit operator bool() const noexcept { return p_ != nullptr; }
   bool present() const noexcept { return p_ != nullptr; }
 
-  RETARGET_IR_DECL std::string_view name() const;
-  RETARGET_IR_DECL dtype type() const;
-  RETARGET_IR_DECL dims_t dims() const;
+  RETARGET_COMPILED_DECL std::string_view name() const;
+  RETARGET_COMPILED_DECL dtype type() const;
+  RETARGET_COMPILED_DECL dims_t dims() const;
   std::int64_t element_count() const { return ir::element_count(dims()); }
   // Whether the bytes are in an external file; raw_bytes() has them when that file is mapped.
-  RETARGET_IR_DECL bool is_external() const;
+  RETARGET_COMPILED_DECL bool is_external() const;
   // The raw bytes, in the proto or mapped; nullopt for typed fields and unmapped external data.
-  RETARGET_IR_DECL std::optional<std::span<const std::byte>> raw_bytes() const;
+  RETARGET_COMPILED_DECL std::optional<std::span<const std::byte>> raw_bytes() const;
 
   // The stored elements as T (see ir::for_each_value).
   template <class T>
@@ -74,10 +74,10 @@ class tensor_view {
   }
 
   // An owning copy, for a node or an initializer of another graph.
-  RETARGET_IR_DECL tensor copy() const;
+  RETARGET_COMPILED_DECL tensor copy() const;
   // An owning copy with other dims of as many elements, and no name: a new constant made of
   // this one's elements (a vector as [C, 1, 1]). retarget::error when the counts differ.
-  RETARGET_IR_DECL tensor reshaped(const dims_t& dims) const;
+  RETARGET_COMPILED_DECL tensor reshaped(const dims_t& dims) const;
 
   // For the functions of ir/ that take the proto.
   const onnx::TensorProto& proto() const { return get(); }
@@ -99,18 +99,18 @@ class attribute_view {
  public:
   explicit attribute_view(const onnx::AttributeProto& a) noexcept : a_(&a) {}
 
-  RETARGET_IR_DECL std::string_view name() const;
-  RETARGET_IR_DECL attr_type kind() const noexcept;
+  RETARGET_COMPILED_DECL std::string_view name() const;
+  RETARGET_COMPILED_DECL attr_type kind() const noexcept;
 
-  RETARGET_IR_DECL std::int64_t i() const;
-  RETARGET_IR_DECL float f() const;
-  RETARGET_IR_DECL const std::string& s() const;
-  RETARGET_IR_DECL std::vector<std::int64_t> ints() const;
-  RETARGET_IR_DECL std::vector<float> floats() const;
-  RETARGET_IR_DECL std::vector<std::string> strings() const;
-  RETARGET_IR_DECL tensor_view t() const;
+  RETARGET_COMPILED_DECL std::int64_t i() const;
+  RETARGET_COMPILED_DECL float f() const;
+  RETARGET_COMPILED_DECL const std::string& s() const;
+  RETARGET_COMPILED_DECL std::vector<std::int64_t> ints() const;
+  RETARGET_COMPILED_DECL std::vector<float> floats() const;
+  RETARGET_COMPILED_DECL std::vector<std::string> strings() const;
+  RETARGET_COMPILED_DECL tensor_view t() const;
   // Whether it holds a graph (If's branches, Loop's body, a GRAPHS list).
-  RETARGET_IR_DECL bool has_subgraph() const;
+  RETARGET_COMPILED_DECL bool has_subgraph() const;
 
   // A copy (an onnx::AttributeProto) whose subgraphs (its GRAPH's, then each of its GRAPHS')
   // are rebuild(subgraph)'s. The copying is rebuilt_subgraphs's, out of line; the return type
@@ -124,11 +124,11 @@ class attribute_view {
   }
 
   // Whether the other attribute is this one: same name, kind and value.
-  RETARGET_IR_DECL bool same_as(const attribute_view& other) const;
+  RETARGET_COMPILED_DECL bool same_as(const attribute_view& other) const;
 
   // Whether the other attribute holds the same value, of the same kind, whatever its name
   // (a node's attribute against a schema's default).
-  RETARGET_IR_DECL bool same_value(const attribute_view& other) const;
+  RETARGET_COMPILED_DECL bool same_value(const attribute_view& other) const;
 
   // The attribute as the node has it, to be written into another node (ir::node_spec).
   const onnx::AttributeProto& proto() const noexcept { return *a_; }
@@ -137,8 +137,8 @@ class attribute_view {
   using rebuild_fn = void (*)(const void*, const onnx::GraphProto&, onnx::GraphProto&);
   // Called with a pointer to the template's Rebuild, so the call depends on it: a unit that
   // never instantiates with_rebuilt_subgraphs needs no complete AttributeProto.
-  RETARGET_IR_DECL onnx::AttributeProto rebuilt_subgraphs(const void* rebuild,
-                                                          rebuild_fn call) const;
+  RETARGET_COMPILED_DECL onnx::AttributeProto rebuilt_subgraphs(const void* rebuild,
+                                                                rebuild_fn call) const;
 
   const onnx::AttributeProto* a_;
 };
@@ -147,33 +147,33 @@ class attribute_view {
 // with others added from literals (attribute_entry) and some dropped.
 class attribute_list {
  public:
-  RETARGET_IR_DECL attribute_list();
+  RETARGET_COMPILED_DECL attribute_list();
   // From entries (attribute_entry's, a node's attributes as they are).
-  RETARGET_IR_DECL attribute_list(std::initializer_list<onnx::AttributeProto> entries);
-  RETARGET_IR_DECL attribute_list(std::vector<onnx::AttributeProto> entries);  // NOLINT
-  RETARGET_IR_DECL attribute_list(std::initializer_list<runtime_attribute> entries);
+  RETARGET_COMPILED_DECL attribute_list(std::initializer_list<onnx::AttributeProto> entries);
+  RETARGET_COMPILED_DECL attribute_list(std::vector<onnx::AttributeProto> entries);  // NOLINT
+  RETARGET_COMPILED_DECL attribute_list(std::initializer_list<runtime_attribute> entries);
   // A node's attributes as they are: {n.attribute().begin(), n.attribute().end()}.
   template <std::input_iterator It>
   attribute_list(It first, It last) : attribute_list() {
     for (; first != last; ++first) push_back(*first);
   }
-  RETARGET_IR_DECL attribute_list(const attribute_list& other);
-  RETARGET_IR_DECL attribute_list(attribute_list&& other) noexcept;
-  RETARGET_IR_DECL attribute_list& operator=(const attribute_list& other);
-  RETARGET_IR_DECL attribute_list& operator=(attribute_list&& other) noexcept;
-  RETARGET_IR_DECL ~attribute_list();
+  RETARGET_COMPILED_DECL attribute_list(const attribute_list& other);
+  RETARGET_COMPILED_DECL attribute_list(attribute_list&& other) noexcept;
+  RETARGET_COMPILED_DECL attribute_list& operator=(const attribute_list& other);
+  RETARGET_COMPILED_DECL attribute_list& operator=(attribute_list&& other) noexcept;
+  RETARGET_COMPILED_DECL ~attribute_list();
 
   // An attribute of another node, as it is.
-  RETARGET_IR_DECL void push_back(const attribute_view& a);
+  RETARGET_COMPILED_DECL void push_back(const attribute_view& a);
   // An entry made by attribute_entry.
-  RETARGET_IR_DECL void push_back(const runtime_attribute& entry);
+  RETARGET_COMPILED_DECL void push_back(const runtime_attribute& entry);
   // A message made elsewhere (a unit that includes ir/proto.hpp).
-  RETARGET_IR_DECL void push_back(onnx::AttributeProto entry);
+  RETARGET_COMPILED_DECL void push_back(onnx::AttributeProto entry);
 
-  RETARGET_IR_DECL std::size_t size() const noexcept;
+  RETARGET_COMPILED_DECL std::size_t size() const noexcept;
   bool empty() const noexcept { return size() == 0; }
-  RETARGET_IR_DECL attribute_view operator[](std::size_t i) const;
-  RETARGET_IR_DECL attribute_view back() const;
+  RETARGET_COMPILED_DECL attribute_view operator[](std::size_t i) const;
+  RETARGET_COMPILED_DECL attribute_view back() const;
 
   // Read as attribute_views, in order.
   class const_iterator {
@@ -210,7 +210,7 @@ class attribute_list {
 
  private:
   friend class graph_base;  // writes them into the node it emits
-  RETARGET_IR_DECL void erase_where(const std::function<bool(const attribute_view&)>& drop);
+  RETARGET_COMPILED_DECL void erase_where(const std::function<bool(const attribute_view&)>& drop);
   // Never null but after a move.
   std::unique_ptr<std::vector<onnx::AttributeProto>> items_;
 };
@@ -218,7 +218,8 @@ class attribute_list {
 namespace detail {
 using attribute_writer = void (*)(const void*, onnx::AttributeProto&);
 // What attribute_entry(literal) does: `write` writes the literal into a new AttributeProto.
-RETARGET_IR_DECL runtime_attribute written_attribute(const void* literal, attribute_writer write);
+RETARGET_COMPILED_DECL runtime_attribute written_attribute(const void* literal,
+                                                           attribute_writer write);
 }  // namespace detail
 
 // An attribute for an attribute_list: from a literal ("axis"_i = 1), or with a name known only
@@ -229,9 +230,10 @@ requires detail::is_attribute<A> runtime_attribute attribute_entry(const A& lite
   return detail::written_attribute(
       &literal, [](const void* l, onnx::AttributeProto& a) { static_cast<const A*>(l)->write(a); });
 }
-RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name, std::string_view value);
-RETARGET_IR_DECL runtime_attribute attribute_entry(std::string_view name,
-                                                   const std::vector<std::int64_t>& values);
+RETARGET_COMPILED_DECL runtime_attribute attribute_entry(std::string_view name,
+                                                         std::string_view value);
+RETARGET_COMPILED_DECL runtime_attribute attribute_entry(std::string_view name,
+                                                         const std::vector<std::int64_t>& values);
 
 // Drops from the list each attribute `drop` says to (drop(attribute_view) is true).
 template <class Drop>
@@ -240,39 +242,39 @@ void erase_attributes(attribute_list& list, Drop drop) {
 }
 
 // A node as messages name it: "Clip '/features/0/Clip'", or "Clip" when it has no name.
-RETARGET_IR_DECL std::string describe_node(const onnx::NodeProto& n);
+RETARGET_COMPILED_DECL std::string describe_node(const onnx::NodeProto& n);
 
 class node_view {
  public:
   // Implicit: a node of a graph is read through its view wherever one is asked for.
   node_view(const onnx::NodeProto& n) noexcept : n_(&n) {}  // NOLINT
 
-  RETARGET_IR_DECL const std::string& op_type() const;
+  RETARGET_COMPILED_DECL const std::string& op_type() const;
   // The domain in canonical form: "" for the default domain however it is spelled.
-  RETARGET_IR_DECL std::string_view domain() const;
-  RETARGET_IR_DECL bool in_default_domain() const;
+  RETARGET_COMPILED_DECL std::string_view domain() const;
+  RETARGET_COMPILED_DECL bool in_default_domain() const;
   // Whether the node spells out its domain (an explicit "" too), and how.
-  RETARGET_IR_DECL bool has_domain() const;
-  RETARGET_IR_DECL const std::string& domain_as_written() const;
-  RETARGET_IR_DECL const std::string& name() const;
-  RETARGET_IR_DECL const std::string& doc_string() const;
+  RETARGET_COMPILED_DECL bool has_domain() const;
+  RETARGET_COMPILED_DECL const std::string& domain_as_written() const;
+  RETARGET_COMPILED_DECL const std::string& name() const;
+  RETARGET_COMPILED_DECL const std::string& doc_string() const;
   // "Clip '/features/0/Clip'": how every message names a node.
   std::string describe() const { return describe_node(*n_); }
 
   // Input and output names; an empty name is an absent optional input or output.
-  RETARGET_IR_DECL std::size_t input_count() const;
-  RETARGET_IR_DECL const std::string& input(std::size_t i) const;
-  RETARGET_IR_DECL std::vector<std::string> inputs() const;
-  RETARGET_IR_DECL std::size_t output_count() const;
-  RETARGET_IR_DECL const std::string& output(std::size_t i) const;
-  RETARGET_IR_DECL std::vector<std::string> outputs() const;
+  RETARGET_COMPILED_DECL std::size_t input_count() const;
+  RETARGET_COMPILED_DECL const std::string& input(std::size_t i) const;
+  RETARGET_COMPILED_DECL std::vector<std::string> inputs() const;
+  RETARGET_COMPILED_DECL std::size_t output_count() const;
+  RETARGET_COMPILED_DECL const std::string& output(std::size_t i) const;
+  RETARGET_COMPILED_DECL std::vector<std::string> outputs() const;
 
-  RETARGET_IR_DECL std::size_t attribute_count() const;
-  RETARGET_IR_DECL std::vector<attribute_view> attributes() const;
+  RETARGET_COMPILED_DECL std::size_t attribute_count() const;
+  RETARGET_COMPILED_DECL std::vector<attribute_view> attributes() const;
   // The attribute of that name, or nullopt when the node does not set it.
-  RETARGET_IR_DECL std::optional<attribute_view> attribute(std::string_view attr) const;
+  RETARGET_COMPILED_DECL std::optional<attribute_view> attribute(std::string_view attr) const;
   // The attributes as they are, to be written into another node (ir::node_spec).
-  RETARGET_IR_DECL attribute_list attribute_protos() const;
+  RETARGET_COMPILED_DECL attribute_list attribute_protos() const;
 
   const onnx::NodeProto& proto() const noexcept { return *n_; }
 
@@ -282,7 +284,7 @@ class node_view {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/node_view_impl.hpp>
 #endif
 

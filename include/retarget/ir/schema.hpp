@@ -16,10 +16,10 @@
 #include <climits>
 #include <cstdint>
 #include <iterator>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/detail/schema_table.hpp>
 #include <retarget/ir/domain.hpp>
@@ -198,7 +198,7 @@ constexpr bool onnx_attribute_value_known(std::string_view attribute,
 namespace detail {
 
 // Output 0 takes input 0's element type: the shape function of a custom op without one.
-RETARGET_IR_DECL void infer_first_input_type(onnx::InferenceContext& ctx);
+RETARGET_COMPILED_DECL void infer_first_input_type(onnx::InferenceContext& ctx);
 
 // Counts the schemas register_schemas added (written under the registry's lock).
 inline std::size_t& schema_generation() {
@@ -207,21 +207,21 @@ inline std::size_t& schema_generation() {
 }
 
 // The op names of a domain, for the suggestions of an unknown-op error, in name order.
-RETARGET_IR_DECL std::vector<std::string> op_names_of(const std::string& domain);
+RETARGET_COMPILED_DECL std::vector<std::string> op_names_of(const std::string& domain);
 
 }  // namespace detail
 
 // A ready shape function for element-wise custom ops: output 0 is like input 0.
-RETARGET_IR_DECL void same_as_first_input(onnx::InferenceContext& ctx);
+RETARGET_COMPILED_DECL void same_as_first_input(onnx::InferenceContext& ctx);
 
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
 // known domains. Safe to call from several threads and more than once, and while other threads
 // emit, check or infer: they wait while a schema is added.
-RETARGET_IR_DECL void register_schemas(std::span<const op_schema> list);
+RETARGET_COMPILED_DECL void register_schemas(std::span<const op_schema> list);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/schema_impl.hpp>
 #endif
 

@@ -12,7 +12,7 @@
 
 #include <cstddef>
 #include <functional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
@@ -79,23 +79,23 @@ class stored_graph {
 // `in` declared as an input of g, with the type it declares: its element type and dims when it
 // is a tensor with a shape; untyped when a subgraph's input declares none (its node types it);
 // its type as written otherwise.
-RETARGET_IR_DECL value declare_input(graph_base& g, const declared_value& in, bool subgraph);
+RETARGET_COMPILED_DECL value declare_input(graph_base& g, const declared_value& in, bool subgraph);
 
 // v made output `name` of g ("" keeps v's name), with the type `declared` gives it: as written
 // when it declares a tensor with a shape or another type; untyped for a subgraph's output that
 // declares none; else as inferred (a tensor type without a shape would fail the checker).
-RETARGET_IR_DECL void declare_output(graph_base& g, const value& v, std::string name,
-                                     const declared_value& declared, bool subgraph);
+RETARGET_COMPILED_DECL void declare_output(graph_base& g, const value& v, std::string name,
+                                           const declared_value& declared, bool subgraph);
 
 // t stored in g as the default value of g's input of its name (an initializer that is also a
 // graph input): no value of g, only the stored default.
-RETARGET_IR_DECL void add_input_default(graph_base& g, const tensor_view& t);
+RETARGET_COMPILED_DECL void add_input_default(graph_base& g, const tensor_view& t);
 
 namespace detail {
 
 // with_rebuilt_subgraphs' work, for any fill: the attribute is returned by value, so only a
 // caller that reads it (with ONNX's messages defined) instantiates the template.
-RETARGET_IR_DECL onnx::AttributeProto rebuilt_subgraphs(
+RETARGET_COMPILED_DECL onnx::AttributeProto rebuilt_subgraphs(
     graph& g, const attribute_view& a,
     const std::function<void(graph& body, const stored_graph& source)>& fill);
 
@@ -111,7 +111,7 @@ auto with_rebuilt_subgraphs(graph& g, const attribute_view& a, Fill&& fill) {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/stored_graph_impl.hpp>
 #endif
 

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/deep_ptr.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -32,17 +32,17 @@ class tensor {
  public:
   // An empty TensorProto: no type, no dims, no name. A copy copies the proto (a mapped tensor's
   // bytes stay mapped); a moved-from tensor may only be destroyed or assigned to.
-  RETARGET_IR_DECL tensor();
-  RETARGET_IR_DECL explicit tensor(onnx::TensorProto proto);
-  RETARGET_IR_DECL tensor(const tensor& other);
-  RETARGET_IR_DECL tensor(tensor&& other) noexcept;
-  RETARGET_IR_DECL tensor& operator=(const tensor& other);
-  RETARGET_IR_DECL tensor& operator=(tensor&& other) noexcept;
-  RETARGET_IR_DECL ~tensor();
+  RETARGET_COMPILED_DECL tensor();
+  RETARGET_COMPILED_DECL explicit tensor(onnx::TensorProto proto);
+  RETARGET_COMPILED_DECL tensor(const tensor& other);
+  RETARGET_COMPILED_DECL tensor(tensor&& other) noexcept;
+  RETARGET_COMPILED_DECL tensor& operator=(const tensor& other);
+  RETARGET_COMPILED_DECL tensor& operator=(tensor&& other) noexcept;
+  RETARGET_COMPILED_DECL ~tensor();
 
   // Copies `bytes` (in the machine's order, which ONNX requires to be little-endian).
-  RETARGET_IR_DECL static tensor from_raw(dtype type, dims_t dims,
-                                          std::span<const std::byte> bytes);
+  RETARGET_COMPILED_DECL static tensor from_raw(dtype type, dims_t dims,
+                                                std::span<const std::byte> bytes);
 
   template <class T>
   static tensor of(std::span<const T> values, dims_t dims) {
@@ -74,42 +74,43 @@ class tensor {
     return of(std::span<const T>(&value, 1), {});
   }
   // No elements: shape [0].
-  RETARGET_IR_DECL static tensor empty(dtype type);
+  RETARGET_COMPILED_DECL static tensor empty(dtype type);
   // A tensor whose bytes are held by `owner` (a mapped external data file) and not copied:
   // `proto` describes them as external data, its entries naming the live mapping, so that
   // every reader of tensor data finds them (ir::raw_bytes) and a copy of the proto too.
-  RETARGET_IR_DECL static tensor mapped(onnx::TensorProto proto, std::span<const std::byte> bytes,
-                                        std::shared_ptr<const detail::mapped_file> owner);
+  RETARGET_COMPILED_DECL static tensor mapped(onnx::TensorProto proto,
+                                              std::span<const std::byte> bytes,
+                                              std::shared_ptr<const detail::mapped_file> owner);
 
-  RETARGET_IR_DECL dtype type() const noexcept;
+  RETARGET_COMPILED_DECL dtype type() const noexcept;
   // The name it has as an initializer or a folded constant ("" when none).
-  RETARGET_IR_DECL const std::string& name() const noexcept;
-  RETARGET_IR_DECL void set_name(std::string name);
-  RETARGET_IR_DECL dims_t dims() const;
+  RETARGET_COMPILED_DECL const std::string& name() const noexcept;
+  RETARGET_COMPILED_DECL void set_name(std::string name);
+  RETARGET_COMPILED_DECL dims_t dims() const;
   const onnx::TensorProto& proto() const noexcept { return *proto_; }
   onnx::TensorProto& proto() noexcept { return *proto_; }
 
   // Whether the bytes are raw data in memory, held here or mapped (not typed fields, not an
   // external file not read): only such a tensor can be shared by a model and streamed to a file.
-  RETARGET_IR_DECL bool has_raw_data() const noexcept;
+  RETARGET_COMPILED_DECL bool has_raw_data() const noexcept;
   // Whether the bytes are a mapped file's (see mapped).
   bool is_mapped() const noexcept { return owner_ != nullptr; }
   // A mapped tensor's pages leave the process's memory, read again from the file when
   // touched (save does this once it has written them); nothing for another tensor.
-  RETARGET_IR_DECL void release_pages() const noexcept;
+  RETARGET_COMPILED_DECL void release_pages() const noexcept;
   // The raw bytes, held here or mapped; empty when the values are in typed fields.
-  RETARGET_IR_DECL std::span<const std::byte> raw_bytes() const;
+  RETARGET_COMPILED_DECL std::span<const std::byte> raw_bytes() const;
   // The proto without its bytes: element type, dims, name, doc string, segment and data
   // location, each as set, so that the bytes put back as raw data make the proto it was (a
   // mapped tensor's bytes go back as raw data: its header says nothing of the mapping).
-  RETARGET_IR_DECL onnx::TensorProto header() const;
+  RETARGET_COMPILED_DECL onnx::TensorProto header() const;
 
  private:
   // A copy of a mapped tensor's proto, made a tensor (a rule's new constant), holds its bytes:
   // the tensor may outlive the mapping, and a graph saves its own tensors as they are.
-  RETARGET_IR_DECL void hold_mapped_bytes();
+  RETARGET_COMPILED_DECL void hold_mapped_bytes();
 
-  RETARGET_IR_DECL static tensor of_strings(std::span<const std::string> values, dims_t dims);
+  RETARGET_COMPILED_DECL static tensor of_strings(std::span<const std::string> values, dims_t dims);
 
   static void check_count(std::size_t n, const dims_t& dims) {
     if (static_cast<std::int64_t>(n) != element_count(dims))
@@ -140,7 +141,7 @@ inline constexpr empty_tensor empty_i64{dtype::i64};
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/tensor_impl.hpp>
 #endif
 

@@ -9,7 +9,7 @@
 
 #include <filesystem>
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <string>
 #include <string_view>
@@ -19,21 +19,21 @@ namespace retarget::ir {
 // The tensor in the file. retarget::error naming the file when it cannot be opened (with the
 // system's reason), is empty, or is not a TensorProto (it does not parse, or gives no element
 // type, which every tensor has).
-RETARGET_IR_DECL tensor read_tensor_file(const std::filesystem::path& path);
+RETARGET_COMPILED_DECL tensor read_tensor_file(const std::filesystem::path& path);
 
 // Writes the tensor to the file atomically: a failed write leaves the previous file as it was.
-RETARGET_IR_DECL void write_tensor_file(const std::filesystem::path& path, const tensor& t);
+RETARGET_COMPILED_DECL void write_tensor_file(const std::filesystem::path& path, const tensor& t);
 
 // The tensor as the bytes of a TensorProto (what an engine in another process is sent); a
 // mapped tensor's bytes go in as raw data.
-RETARGET_IR_DECL std::string tensor_to_bytes(const tensor& t);
+RETARGET_COMPILED_DECL std::string tensor_to_bytes(const tensor& t);
 
 // The tensor those bytes hold, or nullopt when they are not a TensorProto.
-RETARGET_IR_DECL std::optional<tensor> tensor_from_bytes(std::string_view bytes);
+RETARGET_COMPILED_DECL std::optional<tensor> tensor_from_bytes(std::string_view bytes);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/tensor_file_impl.hpp>
 #endif
 

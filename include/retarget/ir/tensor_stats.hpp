@@ -3,18 +3,13 @@
 #ifndef RETARGET_IR_TENSOR_STATS_HPP
 #define RETARGET_IR_TENSOR_STATS_HPP
 
-#include <algorithm>
-#include <cmath>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <limits>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor.hpp>
-#include <retarget/ir/tensor_values.hpp>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
@@ -22,10 +17,10 @@ namespace retarget::ir {
 // The elements as doubles, from raw_data (held or mapped) or the typed fields. retarget::error
 // for strings and complex numbers, for data in an external file not in memory (load the model
 // with its data first), and for data whose count does not match the dims.
-RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t);
+RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor& t);
 // The same for a tensor read where it is stored (a model's constant), without a copy.
 class tensor_view;
-RETARGET_IR_DECL std::vector<double> values_as_double(const tensor_view& t);
+RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor_view& t);
 
 struct tensor_statistics {
   std::size_t count = 0;
@@ -33,11 +28,11 @@ struct tensor_statistics {
   std::size_t non_finite = 0;  // NaN and infinities, left out of the others
 };
 
-RETARGET_IR_DECL tensor_statistics statistics(const tensor& t);
+RETARGET_COMPILED_DECL tensor_statistics statistics(const tensor& t);
 
 // The largest absolute difference; infinity when types or shapes differ, or a value is NaN
 // in one tensor only.
-RETARGET_IR_DECL double max_abs_difference(const tensor& a, const tensor& b);
+RETARGET_COMPILED_DECL double max_abs_difference(const tensor& a, const tensor& b);
 
 // How far a tensor is from a reference, element by element, for checking one engine against
 // another: an element passes when |actual - expected| <= atol + rtol * |expected| (numpy's
@@ -57,12 +52,12 @@ struct tensor_difference {
 
 // Compares element-wise. Types may differ where both are numeric (an engine that computes in
 // float32 what the model declares int64); shapes must be equal. Strings cannot be compared.
-RETARGET_IR_DECL tensor_difference difference(const tensor& actual, const tensor& expected,
-                                              double atol, double rtol);
+RETARGET_COMPILED_DECL tensor_difference difference(const tensor& actual, const tensor& expected,
+                                                    double atol, double rtol);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/tensor_stats_impl.hpp>
 #endif
 

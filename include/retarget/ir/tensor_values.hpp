@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <span>
@@ -49,7 +49,7 @@ struct stored_elements {
   std::span<const std::int32_t> int32_data;
 };
 
-RETARGET_IR_DECL stored_elements stored_elements_of(const onnx::TensorProto& p);
+RETARGET_COMPILED_DECL stored_elements stored_elements_of(const onnx::TensorProto& p);
 
 // The typed field that holds elements of type T when raw_data does not: ONNX keeps the narrow
 // integers, bool and the bits of float16 and bfloat16 in int32_data, uint32 in uint64_data.
@@ -68,14 +68,16 @@ auto typed_field(const stored_elements& s) {
 }
 
 // The bytes of an external tensor whose entries name a live mapping, or nullopt.
-RETARGET_IR_DECL std::optional<std::span<const std::byte>> mapped_bytes(const onnx::TensorProto& p);
+RETARGET_COMPILED_DECL std::optional<std::span<const std::byte>> mapped_bytes(
+    const onnx::TensorProto& p);
 
 }  // namespace detail
 
 // The raw bytes of a tensor wherever they are: its raw_data, or the part of a mapped external
 // data file that a tensor of a loaded model (or a copy of its proto) names, valid while that
 // model lives. nullopt for values in a typed field and for external data not in memory.
-RETARGET_IR_DECL std::optional<std::span<const std::byte>> raw_bytes(const onnx::TensorProto& p);
+RETARGET_COMPILED_DECL std::optional<std::span<const std::byte>> raw_bytes(
+    const onnx::TensorProto& p);
 
 // How many elements of type T the tensor stores (raw bytes / sizeof(T), rounded down, or the
 // typed field's size), whatever its dims say.
@@ -171,7 +173,7 @@ decltype(auto) visit_element_type(dtype type, F&& f) {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/tensor_values_impl.hpp>
 #endif
 

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -44,11 +44,11 @@ inline std::string to_string(const std::vector<dim>& shape) {
 }
 
 // The dims of a shape as ONNX's inference writes it: a value, a name, or neither (unknown).
-RETARGET_IR_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape);
+RETARGET_COMPILED_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape);
 
 // The type of a stored tensor (an initializer, a Constant's value): its element type and its
 // dims, all static.
-RETARGET_IR_DECL onnx::TypeProto type_of(const onnx::TensorProto& t);
+RETARGET_COMPILED_DECL onnx::TypeProto type_of(const onnx::TensorProto& t);
 
 class graph_base;
 
@@ -62,12 +62,12 @@ class value {
   const onnx::TypeProto& type() const;
 
   // The element type, or dtype::undefined when inference could not tell.
-  RETARGET_IR_DECL ::retarget::ir::dtype dtype() const;
-  RETARGET_IR_DECL bool has_shape() const;
+  RETARGET_COMPILED_DECL ::retarget::ir::dtype dtype() const;
+  RETARGET_COMPILED_DECL bool has_shape() const;
   // The rank; retarget::error when it is not known.
-  RETARGET_IR_DECL std::size_t rank() const;
+  RETARGET_COMPILED_DECL std::size_t rank() const;
   // The dims, static or symbolic; retarget::error when the rank is not known.
-  RETARGET_IR_DECL std::vector<dim> shape() const;
+  RETARGET_COMPILED_DECL std::vector<dim> shape() const;
   // The static sizes, or nullopt when any dim is not static.
   std::optional<std::vector<std::int64_t>> static_shape() const {
     std::vector<std::int64_t> out;
@@ -98,7 +98,7 @@ class value {
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/value_impl.hpp>
 #endif
 

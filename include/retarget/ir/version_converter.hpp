@@ -9,7 +9,7 @@
 #define RETARGET_IR_VERSION_CONVERTER_HPP
 
 #include <cstdint>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
 
@@ -17,22 +17,22 @@ namespace retarget::ir {
 
 // Whether ONNX's converter has an adapter for op's step from → to; its "no previous version"
 // adapter, which only fails, does not count.
-RETARGET_IR_DECL bool onnx_converter_has(const std::string& op, int from, int to);
+RETARGET_COMPILED_DECL bool onnx_converter_has(const std::string& op, int from, int to);
 
 // The model's import of the default domain set to opset (added if it has none).
-RETARGET_IR_DECL void set_default_opset(model& m, int opset);
+RETARGET_COMPILED_DECL void set_default_opset(model& m, int opset);
 
 // The model's IR version raised to at least `version`.
-RETARGET_IR_DECL void require_ir_version(model& m, std::int64_t version);
+RETARGET_COMPILED_DECL void require_ir_version(model& m, std::int64_t version);
 
 // One step of the model through ONNX's converter; its assertion becomes a retarget::error.
 // The opset imports of other domains are set aside while it runs (ONNX 1.12's converter fails
 // on them) and put back.
-RETARGET_IR_DECL model onnx_version_step(const model& m, int from, int to);
+RETARGET_COMPILED_DECL model onnx_version_step(const model& m, int from, int to);
 
 }  // namespace retarget::ir
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/version_converter_impl.hpp>
 #endif
 

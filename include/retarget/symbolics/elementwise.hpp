@@ -2,11 +2,10 @@
 #ifndef RETARGET_SYMBOLICS_ELEMENTWISE_HPP
 #define RETARGET_SYMBOLICS_ELEMENTWISE_HPP
 
-#include <cmath>
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/symbolic.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <utility>
 #include <vector>
@@ -93,7 +92,7 @@ struct cast : symbolic_op<cast, "cast"> {
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/elementwise_impl.hpp>
 #endif
 

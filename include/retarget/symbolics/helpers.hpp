@@ -5,12 +5,12 @@
 #define RETARGET_SYMBOLICS_HELPERS_HPP
 
 #include <cstdint>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/value.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <string>
 #include <vector>
 
@@ -27,11 +27,11 @@ using ir::normalized_axis;
 using ir::scalar_like;
 
 // Throws, naming `what`, unless g targets opset `at_least` or later.
-RETARGET_SYMBOLICS_DECL void require_opset(const ir::graph& g, int at_least, const char* what);
+RETARGET_COMPILED_DECL void require_opset(const ir::graph& g, int at_least, const char* what);
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/helpers_impl.hpp>
 #endif
 

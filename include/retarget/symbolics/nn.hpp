@@ -6,9 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/ir/node_view.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <string>
 
@@ -18,18 +18,18 @@ namespace detail {
 // ONNX's shape inference lets weights that do not fit the input pass (Conv of 4 channels with
 // 3-channel weights, Gemm with a mismatched K): the model would fail only when run. Where the
 // sizes are static, the op refuses them here and names both.
-RETARGET_SYMBOLICS_DECL std::string shape_text(const value& v);
-RETARGET_SYMBOLICS_DECL std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis);
-RETARGET_SYMBOLICS_DECL void check_bias(const char* op, const std::optional<value>& b,
-                                        const value& w, std::optional<std::int64_t> out);
-RETARGET_SYMBOLICS_DECL void check_conv_weight(const char* op, const value& x, const value& w,
-                                               const std::optional<value>& b, std::int64_t groups,
-                                               bool transposed);
+RETARGET_COMPILED_DECL std::string shape_text(const value& v);
+RETARGET_COMPILED_DECL std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis);
+RETARGET_COMPILED_DECL void check_bias(const char* op, const std::optional<value>& b,
+                                       const value& w, std::optional<std::int64_t> out);
+RETARGET_COMPILED_DECL void check_conv_weight(const char* op, const value& x, const value& w,
+                                              const std::optional<value>& b, std::int64_t groups,
+                                              bool transposed);
 // A name no value of g has yet: `base`, or `base_1`, `base_2`, ...
-RETARGET_SYMBOLICS_DECL std::string fresh_name(const ir::graph_base& g, const std::string& base);
+RETARGET_COMPILED_DECL std::string fresh_name(const ir::graph_base& g, const std::string& base);
 
 // A 2-D tensor stored in raw form in memory, transposed; nullopt for another.
-RETARGET_SYMBOLICS_DECL std::optional<ir::tensor> transposed(const ir::tensor_view& t);
+RETARGET_COMPILED_DECL std::optional<ir::tensor> transposed(const ir::tensor_view& t);
 
 }  // namespace detail
 
@@ -47,10 +47,10 @@ struct conv_options {
 };
 
 namespace detail {
-RETARGET_SYMBOLICS_DECL ints repeated(const ints& v, std::size_t n, std::int64_t fill);
+RETARGET_COMPILED_DECL ints repeated(const ints& v, std::size_t n, std::int64_t fill);
 // The spatial dims of a weight of shape (out, in, k...).
-RETARGET_SYMBOLICS_DECL ints kernel_of(const value& w);
-RETARGET_SYMBOLICS_DECL ints symmetric_pads(const ints& padding, std::size_t n);
+RETARGET_COMPILED_DECL ints kernel_of(const value& w);
+RETARGET_COMPILED_DECL ints symmetric_pads(const ints& padding, std::size_t n);
 }  // namespace detail
 
 struct conv : symbolic_op<conv, "conv"> {
@@ -98,7 +98,7 @@ struct adaptive_avg_pool : symbolic_op<adaptive_avg_pool, "adaptive_avg_pool"> {
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/nn_impl.hpp>
 #endif
 

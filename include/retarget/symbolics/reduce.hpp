@@ -3,9 +3,9 @@
 #define RETARGET_SYMBOLICS_REDUCE_HPP
 
 #include <cstdint>
+#include <retarget/core/config.hpp>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/ir/node_view.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <vector>
 
@@ -17,8 +17,8 @@ struct reduce_options {
 };
 
 namespace detail {
-RETARGET_SYMBOLICS_DECL value reduce(graph& g, const char* op, const value& x,
-                                     const reduce_options& o, bool axes_as_input);
+RETARGET_COMPILED_DECL value reduce(graph& g, const char* op, const value& x,
+                                    const reduce_options& o, bool axes_as_input);
 }  // namespace detail
 
 struct sum : symbolic_op<sum, "sum"> {
@@ -33,7 +33,7 @@ struct amax : symbolic_op<amax, "amax"> {
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/reduce_impl.hpp>
 #endif
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/symbolic.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <retarget/symbolics/interpolate_options.hpp>
 #include <string>
@@ -16,8 +16,8 @@ namespace retarget::symbolics {
 namespace detail {
 // The attributes torch 1.13 gives Resize for each mode (align_corners=False). Before opset
 // 13, roi and scales are required inputs: unused ones are empty tensors, as torch gives them.
-RETARGET_SYMBOLICS_DECL value resize(graph& g, const value& x, const value& scales,
-                                     const std::optional<value>& sizes, const std::string& mode);
+RETARGET_COMPILED_DECL value resize(graph& g, const value& x, const value& scales,
+                                    const std::optional<value>& sizes, const std::string& mode);
 }  // namespace detail
 
 struct interpolate : symbolic_op<interpolate, "interpolate"> {
@@ -29,7 +29,7 @@ struct interpolate : symbolic_op<interpolate, "interpolate"> {
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/resize_impl.hpp>
 #endif
 

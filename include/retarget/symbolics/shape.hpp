@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/symbolic.hpp>
 #include <retarget/ir/node_view.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <string>
 #include <vector>
@@ -86,7 +86,7 @@ struct shape : symbolic_op<shape, "shape"> {
 
 }  // namespace retarget::symbolics
 
-#if defined(RETARGET_SYMBOLICS_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/symbolics/detail/shape_impl.hpp>
 #endif
 

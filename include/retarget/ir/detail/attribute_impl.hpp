@@ -6,9 +6,9 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/deep_ptr_impl.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,59 +44,60 @@ inline void start_attribute(onnx::AttributeProto& a, std::string_view name, attr
   a.set_type(static_cast<onnx::AttributeProto_AttributeType>(type));
 }
 
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::int64_t value) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::int64_t value) {
   start_attribute(a, name, attr_type::int_);
   a.set_i(value);
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name, float value) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            float value) {
   start_attribute(a, name, attr_type::float_);
   a.set_f(value);
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const std::string& value) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const std::string& value) {
   start_attribute(a, name, attr_type::string);
   a.set_s(value);
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const tensor& value) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const tensor& value) {
   start_attribute(a, name, attr_type::tensor);
   *a.mutable_t() = value.proto();
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      const graph_payload& value) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            const graph_payload& value) {
   start_attribute(a, name, attr_type::graph);
   *a.mutable_g() = *value;
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const std::int64_t> values) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const std::int64_t> values) {
   start_attribute(a, name, attr_type::ints);
   a.mutable_ints()->Add(values.begin(), values.end());
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const float> values) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const float> values) {
   start_attribute(a, name, attr_type::floats);
   a.mutable_floats()->Add(values.begin(), values.end());
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const std::string> values) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const std::string> values) {
   start_attribute(a, name, attr_type::strings);
   for (const auto& s : values) a.add_strings(s);
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const tensor> values) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const tensor> values) {
   start_attribute(a, name, attr_type::tensors);
   for (const auto& t : values) *a.add_tensors() = t.proto();
 }
-RETARGET_IR_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
-                                      std::span<const graph_payload> values) {
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+                                            std::span<const graph_payload> values) {
   start_attribute(a, name, attr_type::graphs);
   for (const auto& g : values) *a.add_graphs() = *g;
 }
 
 }  // namespace detail
 
-RETARGET_IR_DECL void runtime_attribute::write(onnx::AttributeProto& a) const { a = *proto; }
+RETARGET_COMPILED_DECL void runtime_attribute::write(onnx::AttributeProto& a) const { a = *proto; }
 
 }  // namespace retarget::ir
 

@@ -5,13 +5,13 @@
 
 #include <onnx/onnx_pb.h>
 
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/dims.hpp>
 #include <string>
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL std::string format_dims(const onnx::TensorShapeProto& shape) {
+RETARGET_COMPILED_DECL std::string format_dims(const onnx::TensorShapeProto& shape) {
   return detail::bracketed(shape.dim(), [](const onnx::TensorShapeProto::Dimension& d) {
     return d.has_dim_value()   ? std::to_string(d.dim_value())
            : d.has_dim_param() ? d.dim_param()

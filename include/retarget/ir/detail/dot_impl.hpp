@@ -7,8 +7,8 @@
 
 #include <map>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dot.hpp>
@@ -108,7 +108,7 @@ inline std::string shape_text(const onnx::ValueInfoProto& v) {
 
 }  // namespace detail
 
-RETARGET_IR_DECL std::string to_dot(const model& m) {
+RETARGET_COMPILED_DECL std::string to_dot(const model& m) {
   const auto& g = m.graph();
   std::map<std::string, std::string> shapes;  // value → its shape, where known
   for (const auto* list : {&g.input(), &g.output(), &g.value_info()})

@@ -5,7 +5,7 @@
 
 #include <onnx/onnx_pb.h>
 
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/model.hpp>
 #include <set>
@@ -17,7 +17,7 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL model exposing(const model& m, std::span<const std::string> names) {
+RETARGET_COMPILED_DECL model exposing(const model& m, std::span<const std::string> names) {
   onnx::ModelProto proto = m.proto();
   auto& g = *proto.mutable_graph();
   std::set<std::string> outputs;

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_cut.hpp>
@@ -23,9 +23,9 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL const onnx::TypeProto& known_type(const model_view& view, const std::string& name,
-                                                   int node,
-                                                   const std::function<std::string(int)>& where) {
+RETARGET_COMPILED_DECL const onnx::TypeProto& known_type(
+    const model_view& view, const std::string& name, int node,
+    const std::function<std::string(int)>& where) {
   const auto* t = view.type(name);
   if (!t || !t->has_tensor_type() || t->tensor_type().elem_type() == 0)
     throw error("retarget: " + where(node) + ": the type of '" + name +
@@ -34,15 +34,15 @@ RETARGET_IR_DECL const onnx::TypeProto& known_type(const model_view& view, const
   return *t;
 }
 
-RETARGET_IR_DECL value input_of_known_type(graph_base& g, const model_view& view,
-                                           const std::string& name, int node,
-                                           const std::function<std::string(int)>& where) {
+RETARGET_COMPILED_DECL value input_of_known_type(graph_base& g, const model_view& view,
+                                                 const std::string& name, int node,
+                                                 const std::function<std::string(int)>& where) {
   return g.input(name, known_type(view, name, node, where));
 }
 
-RETARGET_IR_DECL cut_model without_nodes(const model& m, const model_view& view,
-                                         const std::vector<int>& cut,
-                                         const std::function<std::string(int)>& where) {
+RETARGET_COMPILED_DECL cut_model without_nodes(const model& m, const model_view& view,
+                                               const std::vector<int>& cut,
+                                               const std::function<std::string(int)>& where) {
   const auto& g = m.proto().graph();
   cut_model out{m, {}};
   // Nodes, inputs and outputs change, the initializers do not: shared weights stay shared.
@@ -86,8 +86,8 @@ RETARGET_IR_DECL cut_model without_nodes(const model& m, const model_view& view,
   return out;
 }
 
-RETARGET_IR_DECL void prepare_for_cut_nodes(graph_base& g, const model& original,
-                                            const model& converted) {
+RETARGET_COMPILED_DECL void prepare_for_cut_nodes(graph_base& g, const model& original,
+                                                  const model& converted) {
   for (const auto& o : original.proto().opset_import())
     if (!is_default_domain(o.domain()))
       g.set_domain_version(o.domain(), static_cast<int>(o.version()));
@@ -102,10 +102,10 @@ RETARGET_IR_DECL void prepare_for_cut_nodes(graph_base& g, const model& original
   g.reserve_names(names);
 }
 
-RETARGET_IR_DECL void splice_back(model& converted, const model& original,
-                                  const graph_base& scratch,
-                                  const std::vector<int>& kept_as_they_are,
-                                  const std::vector<std::string>& temporary_inputs) {
+RETARGET_COMPILED_DECL void splice_back(model& converted, const model& original,
+                                        const graph_base& scratch,
+                                        const std::vector<int>& kept_as_they_are,
+                                        const std::vector<std::string>& temporary_inputs) {
   auto& cg = *converted.proto().mutable_graph();
   const auto& og = original.proto().graph();
   google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> inputs;

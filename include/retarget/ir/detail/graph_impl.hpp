@@ -21,7 +21,7 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL graph_base::graph_base(int opset)
+RETARGET_COMPILED_DECL graph_base::graph_base(int opset)
     : root_(this),
       proto_(std::make_unique<onnx::GraphProto>()),
       values_(std::make_unique<detail::value_table>()) {
@@ -32,7 +32,7 @@ RETARGET_IR_DECL graph_base::graph_base(int opset)
   domain_versions_[""] = opset;
 }
 
-RETARGET_IR_DECL graph_base::graph_base(graph_base& parent)
+RETARGET_COMPILED_DECL graph_base::graph_base(graph_base& parent)
     : root_(parent.root_),
       parent_(&parent),
       proto_(std::make_unique<onnx::GraphProto>()),
@@ -40,12 +40,14 @@ RETARGET_IR_DECL graph_base::graph_base(graph_base& parent)
   values_->see_outer_scope(*parent.values_);
 }
 
-RETARGET_IR_DECL graph_base::~graph_base() = default;
+RETARGET_COMPILED_DECL graph_base::~graph_base() = default;
 
-RETARGET_IR_DECL const std::string& value::name() const { return graph_->values_->name(id_); }
-RETARGET_IR_DECL const onnx::TypeProto& value::type() const { return graph_->values_->type(id_); }
+RETARGET_COMPILED_DECL const std::string& value::name() const { return graph_->values_->name(id_); }
+RETARGET_COMPILED_DECL const onnx::TypeProto& value::type() const {
+  return graph_->values_->type(id_);
+}
 
-RETARGET_IR_DECL int graph_base::domain_version(std::string_view domain) const {
+RETARGET_COMPILED_DECL int graph_base::domain_version(std::string_view domain) const {
   const std::string d(canonical_domain(domain));
   const auto& versions = root_->domain_versions_;
   if (const auto it = versions.find(d); it != versions.end()) return it->second;
@@ -55,14 +57,14 @@ RETARGET_IR_DECL int graph_base::domain_version(std::string_view domain) const {
               "' has no declared version: declare its schemas or call set_domain_version");
 }
 
-RETARGET_IR_DECL value graph_base::input(std::string name, untyped_t) {
+RETARGET_COMPILED_DECL value graph_base::input(std::string name, untyped_t) {
   require_subgraph("input", name);
   claim_name(name, "graph input");
   proto_->add_input()->set_name(name);
   return add_value(std::move(name), onnx::TypeProto{});
 }
 
-RETARGET_IR_DECL value graph_base::input(std::string name, const onnx::TypeProto& type) {
+RETARGET_COMPILED_DECL value graph_base::input(std::string name, const onnx::TypeProto& type) {
   claim_name(name, "graph input");
   auto* info = proto_->add_input();
   info->set_name(name);
@@ -70,8 +72,8 @@ RETARGET_IR_DECL value graph_base::input(std::string name, const onnx::TypeProto
   return add_value(std::move(name), info->type());
 }
 
-RETARGET_IR_DECL value graph_base::input(std::string name, dtype type,
-                                         const std::vector<dim>& shape) {
+RETARGET_COMPILED_DECL value graph_base::input(std::string name, dtype type,
+                                               const std::vector<dim>& shape) {
   claim_name(name, "graph input");
   auto* info = proto_->add_input();
   info->set_name(name);
@@ -88,7 +90,7 @@ RETARGET_IR_DECL value graph_base::input(std::string name, dtype type,
   return add_value(std::move(name), info->type());
 }
 
-RETARGET_IR_DECL value graph_base::initializer(std::string name, tensor t) {
+RETARGET_COMPILED_DECL value graph_base::initializer(std::string name, tensor t) {
   claim_name(name, "initializer");
   auto* init = proto_->add_initializer();
   *init = std::move(t.proto());
@@ -98,7 +100,8 @@ RETARGET_IR_DECL value graph_base::initializer(std::string name, tensor t) {
   return v;
 }
 
-RETARGET_IR_DECL value graph_base::initializer(std::string name, std::shared_ptr<const tensor> t) {
+RETARGET_COMPILED_DECL value graph_base::initializer(std::string name,
+                                                     std::shared_ptr<const tensor> t) {
   if (!t) throw error("retarget: initializer '" + name + "' given no tensor");
   if (parent_ || !t->has_raw_data()) return initializer(std::move(name), *t);
   claim_name(name, "initializer");
@@ -111,7 +114,7 @@ RETARGET_IR_DECL value graph_base::initializer(std::string name, std::shared_ptr
   return v;
 }
 
-RETARGET_IR_DECL std::size_t graph_base::prune_unused_initializers() {
+RETARGET_COMPILED_DECL std::size_t graph_base::prune_unused_initializers() {
   std::unordered_set<std::string> read;
   collect_reads(*proto_, read);
   for (const auto& o : proto_->output()) read.insert(o.name());
@@ -142,25 +145,25 @@ RETARGET_IR_DECL std::size_t graph_base::prune_unused_initializers() {
   return removed;
 }
 
-RETARGET_IR_DECL value graph_base::constant(tensor t) {
+RETARGET_COMPILED_DECL value graph_base::constant(tensor t) {
   auto d = start("", "Constant");
   add_argument(d, attribute<"value", attr_type::tensor, tensor>{std::move(t)});
   return finish(std::move(d), 1).front();
 }
 
-RETARGET_IR_DECL void graph_base::output(const value& v, std::string name,
-                                         const onnx::TypeProto& declared) {
+RETARGET_COMPILED_DECL void graph_base::output(const value& v, std::string name,
+                                               const onnx::TypeProto& declared) {
   output(v, std::move(name));
   *proto_->mutable_output(proto_->output_size() - 1)->mutable_type() = declared;
 }
 
-RETARGET_IR_DECL void graph_base::output(const value& v, std::string name, untyped_t) {
+RETARGET_COMPILED_DECL void graph_base::output(const value& v, std::string name, untyped_t) {
   require_subgraph("output", name.empty() ? v.name() : name);
   output(v, std::move(name));
   proto_->mutable_output(proto_->output_size() - 1)->clear_type();
 }
 
-RETARGET_IR_DECL void graph_base::output(const value& v, std::string name) {
+RETARGET_COMPILED_DECL void graph_base::output(const value& v, std::string name) {
   check_owned(v, "output");
   if (output_names_.count(name.empty() ? v.name() : name))
     throw error("retarget: graph output name '" + (name.empty() ? v.name() : name) +
@@ -186,72 +189,75 @@ RETARGET_IR_DECL void graph_base::output(const value& v, std::string name) {
   *info->mutable_type() = out.type();
 }
 
-RETARGET_IR_DECL value graph_base::find(std::string_view name) const {
+RETARGET_COMPILED_DECL value graph_base::find(std::string_view name) const {
   for (const graph_base* g = this; g; g = g->parent_)
     if (const auto id = g->values_->find(std::string(name)))
       return value(const_cast<graph_base*>(g), *id);
   throw error("retarget: no value named '" + std::string(name) + "' in the graph");
 }
 
-RETARGET_IR_DECL std::optional<node_view> graph_base::producer(const value& v) const {
+RETARGET_COMPILED_DECL std::optional<node_view> graph_base::producer(const value& v) const {
   const int index = v.graph_ == this ? values_->producer(v.name()) : -1;
   if (index < 0) return std::nullopt;
   return node_view(proto_->node(index));
 }
 
-RETARGET_IR_DECL const onnx::TensorProto* graph_base::constant_data(const value& v) const {
+RETARGET_COMPILED_DECL const onnx::TensorProto* graph_base::constant_data(const value& v) const {
   const auto& data = v.graph_->values_->data();
   const auto it = data.find(v.name());
   return it == data.end() ? nullptr : it->second;
 }
 
-RETARGET_IR_DECL const onnx::OpSchema& graph_base::schema_of(const onnx::NodeProto& node) const {
+RETARGET_COMPILED_DECL const onnx::OpSchema& graph_base::schema_of(
+    const onnx::NodeProto& node) const {
   const detail::schema_registry_reader reading;
   return detail::schema_for(node, domain_version(node.domain()));
 }
 
-RETARGET_IR_DECL std::size_t graph_base::node_count() const noexcept {
+RETARGET_COMPILED_DECL std::size_t graph_base::node_count() const noexcept {
   return static_cast<std::size_t>(proto_->node_size());
 }
-RETARGET_IR_DECL node_view graph_base::node(std::size_t i) const {
+RETARGET_COMPILED_DECL node_view graph_base::node(std::size_t i) const {
   return node_view(proto_->node(static_cast<int>(i)));
 }
-RETARGET_IR_DECL void graph_base::set_doc_string(std::size_t i, std::string doc) {
+RETARGET_COMPILED_DECL void graph_base::set_doc_string(std::size_t i, std::string doc) {
   proto_->mutable_node(static_cast<int>(i))->set_doc_string(std::move(doc));
 }
-RETARGET_IR_DECL void graph_base::set_name(std::string name) { proto_->set_name(std::move(name)); }
+RETARGET_COMPILED_DECL void graph_base::set_name(std::string name) {
+  proto_->set_name(std::move(name));
+}
 
-RETARGET_IR_DECL graph_base::draft::draft() : node(std::make_unique<onnx::NodeProto>()) {}
-RETARGET_IR_DECL graph_base::draft::draft(draft&& other) noexcept = default;
-RETARGET_IR_DECL graph_base::draft::~draft() = default;
+RETARGET_COMPILED_DECL graph_base::draft::draft() : node(std::make_unique<onnx::NodeProto>()) {}
+RETARGET_COMPILED_DECL graph_base::draft::draft(draft&& other) noexcept = default;
+RETARGET_COMPILED_DECL graph_base::draft::~draft() = default;
 
-RETARGET_IR_DECL graph_base::draft graph_base::start(std::string_view domain,
-                                                     std::string_view type) const {
+RETARGET_COMPILED_DECL graph_base::draft graph_base::start(std::string_view domain,
+                                                           std::string_view type) const {
   draft d;
   d.node->set_op_type(std::string(type));
   if (!domain.empty()) d.node->set_domain(std::string(domain));
   return d;
 }
-RETARGET_IR_DECL void graph_base::add_argument(draft& d, const value& v) const {
+RETARGET_COMPILED_DECL void graph_base::add_argument(draft& d, const value& v) const {
   check_owned(v, d.node->op_type() + " input");
   d.node->add_input(v.name());
 }
-RETARGET_IR_DECL void graph_base::add_argument(draft& d, no_input_t) const {
+RETARGET_COMPILED_DECL void graph_base::add_argument(draft& d, no_input_t) const {
   d.node->add_input("");
 }
-RETARGET_IR_DECL onnx::AttributeProto& graph_base::new_attribute(draft& d) {
+RETARGET_COMPILED_DECL onnx::AttributeProto& graph_base::new_attribute(draft& d) {
   return *d.node->add_attribute();
 }
-RETARGET_IR_DECL std::vector<value> graph_base::finish(draft&& d, std::size_t outputs) {
+RETARGET_COMPILED_DECL std::vector<value> graph_base::finish(draft&& d, std::size_t outputs) {
   return emit_node(std::move(*d.node), {}, outputs, std::nullopt, {});
 }
 
-RETARGET_IR_DECL value graph_base::add_value(std::string name, const onnx::TypeProto& type) {
+RETARGET_COMPILED_DECL value graph_base::add_value(std::string name, const onnx::TypeProto& type) {
   return value(this, values_->add(std::move(name), type));
 }
 
-RETARGET_IR_DECL void graph_base::collect_reads(const onnx::GraphProto& g,
-                                                std::unordered_set<std::string>& read) {
+RETARGET_COMPILED_DECL void graph_base::collect_reads(const onnx::GraphProto& g,
+                                                      std::unordered_set<std::string>& read) {
   for (const auto& n : g.node()) {
     for (const auto& i : n.input())
       if (!i.empty()) read.insert(i);
@@ -262,7 +268,7 @@ RETARGET_IR_DECL void graph_base::collect_reads(const onnx::GraphProto& g,
   }
 }
 
-RETARGET_IR_DECL void graph_base::rename(const value& v, const std::string& to) {
+RETARGET_COMPILED_DECL void graph_base::rename(const value& v, const std::string& to) {
   const std::string from = v.name();
   root_->used_names_.insert(to);
   for (auto& node : *proto_->mutable_node()) {
@@ -274,7 +280,7 @@ RETARGET_IR_DECL void graph_base::rename(const value& v, const std::string& to) 
   values_->rename(v.id_, to);
 }
 
-RETARGET_IR_DECL std::vector<value> graph_base::emit(node_spec spec) {
+RETARGET_COMPILED_DECL std::vector<value> graph_base::emit(node_spec spec) {
   onnx::NodeProto node;
   node.set_op_type(spec.op_type);
   if (spec.domain) node.set_domain(*spec.domain);
@@ -291,7 +297,7 @@ RETARGET_IR_DECL std::vector<value> graph_base::emit(node_spec spec) {
                    std::optional<std::string>(std::move(spec.name)), std::move(spec.doc_string));
 }
 
-RETARGET_IR_DECL std::string graph_base::generate_name(
+RETARGET_COMPILED_DECL std::string graph_base::generate_name(
     const std::string& op_type, std::size_t counter, std::size_t output,
     const std::vector<std::string>& siblings) const {
   std::string base = op_type + "_" + std::to_string(counter);
@@ -305,7 +311,7 @@ RETARGET_IR_DECL std::string graph_base::generate_name(
   return name;
 }
 
-RETARGET_IR_DECL std::unordered_map<std::string, int> graph_base::import_map() const {
+RETARGET_COMPILED_DECL std::unordered_map<std::string, int> graph_base::import_map() const {
   std::unordered_map<std::string, int> out;
   for (const auto& [d, v] : root_->domain_versions_) out[d] = v;
   for (const char* d : {"ai.onnx.ml", "ai.onnx.preview.training"})
@@ -313,7 +319,7 @@ RETARGET_IR_DECL std::unordered_map<std::string, int> graph_base::import_map() c
   return out;
 }
 
-RETARGET_IR_DECL void graph_base::note_domains(const onnx::NodeProto& node) {
+RETARGET_COMPILED_DECL void graph_base::note_domains(const onnx::NodeProto& node) {
   if (!canonical_domain(node.domain()).empty())
     root_->used_domains_.insert(node.domain());
   else
@@ -326,11 +332,9 @@ RETARGET_IR_DECL void graph_base::note_domains(const onnx::NodeProto& node) {
   }
 }
 
-RETARGET_IR_DECL std::vector<value> graph_base::emit_node(onnx::NodeProto node,
-                                                          std::vector<std::string> output_names,
-                                                          std::size_t output_count,
-                                                          std::optional<std::string> node_name,
-                                                          std::string doc) {
+RETARGET_COMPILED_DECL std::vector<value> graph_base::emit_node(
+    onnx::NodeProto node, std::vector<std::string> output_names, std::size_t output_count,
+    std::optional<std::string> node_name, std::string doc) {
   // Names are only claimed once the node is accepted, so a rejected node leaves no trace.
   const std::size_t counter = root_->node_counter_;
   if (node.op_type().empty()) throw error("retarget: a node needs an op type");

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/graph_interface.hpp>
 #include <retarget/ir/value.hpp>
 #include <string>
@@ -19,7 +19,7 @@
 namespace retarget::ir {
 
 // The graph's outputs' names, in order.
-RETARGET_IR_DECL std::vector<std::string> output_names(const graph_base& g) {
+RETARGET_COMPILED_DECL std::vector<std::string> output_names(const graph_base& g) {
   std::vector<std::string> out;
   for (const auto& o : g.proto().output()) out.push_back(o.name());
   return out;
@@ -27,8 +27,8 @@ RETARGET_IR_DECL std::vector<std::string> output_names(const graph_base& g) {
 
 // The rank output `name` declares (0 when it declares no shape), or nullopt when no output has
 // that name.
-RETARGET_IR_DECL std::optional<std::size_t> output_rank(const graph_base& g,
-                                                        std::string_view name) {
+RETARGET_COMPILED_DECL std::optional<std::size_t> output_rank(const graph_base& g,
+                                                              std::string_view name) {
   for (const auto& o : g.proto().output())
     if (o.name() == name) {
       const auto& type = o.type().tensor_type();
@@ -39,8 +39,8 @@ RETARGET_IR_DECL std::optional<std::size_t> output_rank(const graph_base& g,
 
 // Names dim `axis` of output `name` (a symbolic dim: the batch, a length); retarget::error when
 // no output has that name or the axis is not one of its dims.
-RETARGET_IR_DECL void name_output_dim(graph_base& g, std::string_view name, std::int64_t axis,
-                                      const std::string& dim_name) {
+RETARGET_COMPILED_DECL void name_output_dim(graph_base& g, std::string_view name, std::int64_t axis,
+                                            const std::string& dim_name) {
   const auto rank = output_rank(g, name);
   if (!rank) throw error("retarget: no output named '" + std::string(name) + "'");
   if (axis < 0 || axis >= static_cast<std::int64_t>(*rank))
@@ -57,7 +57,7 @@ RETARGET_IR_DECL void name_output_dim(graph_base& g, std::string_view name, std:
 
 // Each initializer listed as a graph input too, of its type (the form of opset 8 and before,
 // where a weight had to be an input).
-RETARGET_IR_DECL void list_initializers_as_inputs(graph_base& g) {
+RETARGET_COMPILED_DECL void list_initializers_as_inputs(graph_base& g) {
   auto& graph = g.proto();
   for (const auto& init : graph.initializer()) {
     auto* input = graph.add_input();

@@ -68,7 +68,7 @@ inline void count_ops(const onnx::GraphProto& g, std::map<std::string, std::size
 
 }  // namespace detail
 
-RETARGET_IR_DECL model_summary summarize(const model& m) {
+RETARGET_COMPILED_DECL model_summary summarize(const model& m) {
   const auto& proto = m.proto_without_shared_bytes();  // a shared weight counts by its dims
   const auto& g = proto.graph();
   model_summary out;
@@ -109,7 +109,7 @@ RETARGET_IR_DECL model_summary summarize(const model& m) {
   return out;
 }
 
-RETARGET_IR_DECL std::string human_bytes(std::uint64_t bytes) {
+RETARGET_COMPILED_DECL std::string human_bytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes);
   int unit = 0;
@@ -123,7 +123,7 @@ RETARGET_IR_DECL std::string human_bytes(std::uint64_t bytes) {
   return out.str();
 }
 
-RETARGET_IR_DECL std::ostream& operator<<(std::ostream& out, const model_summary& s) {
+RETARGET_COMPILED_DECL std::ostream& operator<<(std::ostream& out, const model_summary& s) {
   const auto value_line = [&](const value_summary& v) {
     out << "  " << v.name << ": " << v.type;
     if (v.has_shape)

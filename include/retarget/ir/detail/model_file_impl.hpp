@@ -212,8 +212,8 @@ struct raw_data_lender {
 
 }  // namespace detail
 
-RETARGET_IR_DECL void save(model& m, const std::filesystem::path& path,
-                           const save_options& options) {
+RETARGET_COMPILED_DECL void save(model& m, const std::filesystem::path& path,
+                                 const save_options& options) {
   auto& proto = m.proto_without_shared_bytes();
   auto& initializers = *proto.mutable_graph()->mutable_initializer();
   // A shared tensor's bytes, held by it or mapped from the file this save may replace: the
@@ -379,11 +379,11 @@ inline onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
 
 }  // namespace detail
 
-RETARGET_IR_DECL model read_model_file(const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL model read_model_file(const std::filesystem::path& path) {
   return model(detail::read_model_proto(path));
 }
 
-RETARGET_IR_DECL void check_external_data(const model& m, const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL void check_external_data(const model& m, const std::filesystem::path& path) {
   for (const auto& t : m.proto().graph().initializer())
     if (t.data_location() == onnx::TensorProto::EXTERNAL)
       (void)detail::locate_external(t, path.parent_path(), path);
@@ -436,7 +436,7 @@ class external_mappings {
 
 }  // namespace detail
 
-RETARGET_IR_DECL model load(const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL model load(const std::filesystem::path& path) {
   onnx::ModelProto proto = detail::read_model_proto(path);
   const auto folder = path.parent_path();
   auto& graph = *proto.mutable_graph();

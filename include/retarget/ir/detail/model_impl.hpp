@@ -10,9 +10,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/deep_ptr_impl.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/graph.hpp>
@@ -26,33 +26,37 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL model::model() = default;
+RETARGET_COMPILED_DECL model::model() = default;
 
-RETARGET_IR_DECL model::model(const onnx::ModelProto& proto) : proto_(proto) {}
+RETARGET_COMPILED_DECL model::model(const onnx::ModelProto& proto) : proto_(proto) {}
 
-RETARGET_IR_DECL model::model(onnx::ModelProto&& proto) : proto_(std::move(proto)) {}
+RETARGET_COMPILED_DECL model::model(onnx::ModelProto&& proto) : proto_(std::move(proto)) {}
 
-RETARGET_IR_DECL model::model(const onnx::ModelProto& proto, std::vector<shared_initializer> shared)
+RETARGET_COMPILED_DECL model::model(const onnx::ModelProto& proto,
+                                    std::vector<shared_initializer> shared)
     : proto_(proto), shared_(std::move(shared)) {}
 
-RETARGET_IR_DECL model::model(onnx::ModelProto&& proto, std::vector<shared_initializer> shared)
+RETARGET_COMPILED_DECL model::model(onnx::ModelProto&& proto,
+                                    std::vector<shared_initializer> shared)
     : proto_(std::move(proto)), shared_(std::move(shared)) {}
 
-RETARGET_IR_DECL model::model(const model& other) = default;
-RETARGET_IR_DECL model::model(model&& other) noexcept = default;
+RETARGET_COMPILED_DECL model::model(const model& other) = default;
+RETARGET_COMPILED_DECL model::model(model&& other) noexcept = default;
 
 // Through a copy, so that a failed copy leaves the proto and its shared weights as they were.
-RETARGET_IR_DECL model& model::operator=(const model& other) {
+RETARGET_COMPILED_DECL model& model::operator=(const model& other) {
   if (this != &other) *this = model(other);
   return *this;
 }
 
-RETARGET_IR_DECL model& model::operator=(model&& other) noexcept = default;
-RETARGET_IR_DECL model::~model() = default;
+RETARGET_COMPILED_DECL model& model::operator=(model&& other) noexcept = default;
+RETARGET_COMPILED_DECL model::~model() = default;
 
-RETARGET_IR_DECL const onnx::GraphProto& model::graph() const noexcept { return proto_->graph(); }
+RETARGET_COMPILED_DECL const onnx::GraphProto& model::graph() const noexcept {
+  return proto_->graph();
+}
 
-RETARGET_IR_DECL model& model::materialize() {
+RETARGET_COMPILED_DECL model& model::materialize() {
   auto& initializers = *proto_->mutable_graph()->mutable_initializer();
   for (const auto& s : shared_) {
     if (s.index < 0 || s.index >= initializers.size())
@@ -65,7 +69,7 @@ RETARGET_IR_DECL model& model::materialize() {
   return *this;
 }
 
-RETARGET_IR_DECL model& model::share_weights(std::size_t min_bytes) {
+RETARGET_COMPILED_DECL model& model::share_weights(std::size_t min_bytes) {
   auto& graph = *proto_->mutable_graph();
   std::unordered_set<std::string> inputs;
   for (const auto& in : graph.input()) inputs.insert(in.name());
@@ -85,13 +89,13 @@ RETARGET_IR_DECL model& model::share_weights(std::size_t min_bytes) {
   return *this;
 }
 
-RETARGET_IR_DECL bool model::has_external_data() const {
+RETARGET_COMPILED_DECL bool model::has_external_data() const {
   for (const auto& t : proto_->graph().initializer())
     if (t.data_location() == onnx::TensorProto::EXTERNAL) return true;
   return false;
 }
 
-RETARGET_IR_DECL std::vector<std::string> model::external_data_files() const {
+RETARGET_COMPILED_DECL std::vector<std::string> model::external_data_files() const {
   std::vector<std::string> files;
   for (const auto& t : proto_->graph().initializer())
     for (const auto& e : t.external_data())
@@ -100,28 +104,28 @@ RETARGET_IR_DECL std::vector<std::string> model::external_data_files() const {
   return files;
 }
 
-RETARGET_IR_DECL std::size_t model::node_count() const {
+RETARGET_COMPILED_DECL std::size_t model::node_count() const {
   return static_cast<std::size_t>(proto_->graph().node_size());
 }
 
-RETARGET_IR_DECL node_view model::node(std::size_t i) const {
+RETARGET_COMPILED_DECL node_view model::node(std::size_t i) const {
   if (i >= node_count())
     throw error("retarget: node " + std::to_string(i) + " of a model of " +
                 std::to_string(node_count()) + " nodes");
   return node_view(proto_->graph().node(static_cast<int>(i)));
 }
 
-RETARGET_IR_DECL std::vector<node_view> model::nodes() const {
+RETARGET_COMPILED_DECL std::vector<node_view> model::nodes() const {
   return {proto_->graph().node().begin(), proto_->graph().node().end()};
 }
 
-RETARGET_IR_DECL std::vector<std::string> model::output_names() const {
+RETARGET_COMPILED_DECL std::vector<std::string> model::output_names() const {
   std::vector<std::string> names;
   for (const auto& o : proto_->graph().output()) names.push_back(o.name());
   return names;
 }
 
-RETARGET_IR_DECL std::size_t model::keep_initializers_where(
+RETARGET_COMPILED_DECL std::size_t model::keep_initializers_where(
     const std::function<bool(const std::string&)>& keep) {
   auto& initializers = *proto_->mutable_graph()->mutable_initializer();
   std::vector<int> new_index(static_cast<std::size_t>(initializers.size()), -1);
@@ -141,17 +145,17 @@ RETARGET_IR_DECL std::size_t model::keep_initializers_where(
   return removed;
 }
 
-RETARGET_IR_DECL std::optional<int> model::opset(std::string_view domain) const {
+RETARGET_COMPILED_DECL std::optional<int> model::opset(std::string_view domain) const {
   return detail::imported_version(*proto_, domain);
 }
 
-RETARGET_IR_DECL std::optional<std::string> model::metadata(std::string_view key) const {
+RETARGET_COMPILED_DECL std::optional<std::string> model::metadata(std::string_view key) const {
   for (const auto& p : proto_->metadata_props())
     if (p.key() == key) return p.value();
   return std::nullopt;
 }
 
-RETARGET_IR_DECL void model::set_metadata(const std::string& key, const std::string& v) {
+RETARGET_COMPILED_DECL void model::set_metadata(const std::string& key, const std::string& v) {
   for (auto& p : *proto_->mutable_metadata_props())
     if (p.key() == key) {
       p.set_value(v);
@@ -162,7 +166,7 @@ RETARGET_IR_DECL void model::set_metadata(const std::string& key, const std::str
   p->set_value(v);
 }
 
-RETARGET_IR_DECL void model::check() const {
+RETARGET_COMPILED_DECL void model::check() const {
   const detail::schema_registry_reader reading;
   try {
     onnx::ModelProto copy;
@@ -175,7 +179,7 @@ RETARGET_IR_DECL void model::check() const {
   }
 }
 
-RETARGET_IR_DECL void model::infer_shapes() {
+RETARGET_COMPILED_DECL void model::infer_shapes() {
   const detail::schema_registry_reader reading;
   // In place, unless weights are shared: then on a copy without them, whose inferred types
   // come back (the copy differs from the model in its weights only).
@@ -206,7 +210,7 @@ RETARGET_IR_DECL void model::infer_shapes() {
 // so a byte stands in for a shared weight's bytes; inference then sees the shared weights as
 // graph inputs of their type (the emitter's per-node inference had their values when it built
 // the graph).
-RETARGET_IR_DECL void model::checked_copy(onnx::ModelProto& copy) const {
+RETARGET_COMPILED_DECL void model::checked_copy(onnx::ModelProto& copy) const {
   copy = *proto_;
   if (shared_.empty()) {
     detail::check_model(copy);
@@ -241,7 +245,7 @@ RETARGET_IR_DECL void model::checked_copy(onnx::ModelProto& copy) const {
   initializers.Swap(&kept);
 }
 
-RETARGET_IR_DECL model make_model(graph_base&& g, model_info info) {
+RETARGET_COMPILED_DECL model make_model(graph_base&& g, model_info info) {
   onnx::ModelProto proto;
   proto.set_ir_version(info.ir_version ? info.ir_version : ir_version_for_opset(g.opset()));
   proto.set_producer_name(info.producer_name);

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
@@ -43,14 +43,14 @@ struct model_view::state {
   google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> inferred_outputs;
 };
 
-RETARGET_IR_DECL model_view::model_view(const model& m) : model_view(m, options{}) {}
-RETARGET_IR_DECL model_view::model_view(const model& m, options o)
+RETARGET_COMPILED_DECL model_view::model_view(const model& m) : model_view(m, options{}) {}
+RETARGET_COMPILED_DECL model_view::model_view(const model& m, options o)
     : model_view(m.proto(), m.shared_initializers(), o) {}
-RETARGET_IR_DECL model_view::model_view(const onnx::ModelProto& m, options o)
+RETARGET_COMPILED_DECL model_view::model_view(const onnx::ModelProto& m, options o)
     : model_view(m, {}, o) {}
 
-RETARGET_IR_DECL model_view::model_view(const onnx::ModelProto& m,
-                                        std::span<const shared_initializer> shared, options o)
+RETARGET_COMPILED_DECL model_view::model_view(const onnx::ModelProto& m,
+                                              std::span<const shared_initializer> shared, options o)
     : proto_(m), state_(std::make_unique<state>()) {
   auto& facts = state_->facts;
   const auto& g = m.graph();
@@ -90,60 +90,64 @@ RETARGET_IR_DECL model_view::model_view(const onnx::ModelProto& m,
   if (o.infer_types) infer_types(o.check_before_inference);
 }
 
-RETARGET_IR_DECL model_view::~model_view() = default;
+RETARGET_COMPILED_DECL model_view::~model_view() = default;
 
-RETARGET_IR_DECL const onnx::GraphProto& model_view::graph() const noexcept {
+RETARGET_COMPILED_DECL const onnx::GraphProto& model_view::graph() const noexcept {
   return proto_.graph();
 }
 
-RETARGET_IR_DECL int model_view::opset() const {
+RETARGET_COMPILED_DECL int model_view::opset() const {
   return detail::imported_version(proto_, "").value_or(0);
 }
 
-RETARGET_IR_DECL int model_view::node_count() const noexcept { return graph().node_size(); }
+RETARGET_COMPILED_DECL int model_view::node_count() const noexcept { return graph().node_size(); }
 
-RETARGET_IR_DECL const onnx::NodeProto& model_view::node(int i) const { return graph().node(i); }
+RETARGET_COMPILED_DECL const onnx::NodeProto& model_view::node(int i) const {
+  return graph().node(i);
+}
 
-RETARGET_IR_DECL node_view model_view::at(int i) const { return node_view(graph().node(i)); }
+RETARGET_COMPILED_DECL node_view model_view::at(int i) const { return node_view(graph().node(i)); }
 
-RETARGET_IR_DECL std::string_view model_view::domain(int i) const {
+RETARGET_COMPILED_DECL std::string_view model_view::domain(int i) const {
   return canonical_domain(node(i).domain());
 }
 
-RETARGET_IR_DECL std::string model_view::describe(int i) const { return describe_node(node(i)); }
+RETARGET_COMPILED_DECL std::string model_view::describe(int i) const {
+  return describe_node(node(i));
+}
 
-RETARGET_IR_DECL int model_view::producer(std::string_view name) const {
+RETARGET_COMPILED_DECL int model_view::producer(std::string_view name) const {
   const auto* f = find(name);
   return f ? f->producer : -1;
 }
 
-RETARGET_IR_DECL std::span<const int> model_view::consumers(std::string_view name) const {
+RETARGET_COMPILED_DECL std::span<const int> model_view::consumers(std::string_view name) const {
   const auto* f = find(name);
   return f ? std::span<const int>(f->consumers) : std::span<const int>();
 }
 
-RETARGET_IR_DECL const onnx::TensorProto* model_view::constant(std::string_view name) const {
+RETARGET_COMPILED_DECL const onnx::TensorProto* model_view::constant(std::string_view name) const {
   const auto* f = find(name);
   return f ? f->constant : nullptr;
 }
 
-RETARGET_IR_DECL std::vector<std::string> model_view::initializer_names() const {
+RETARGET_COMPILED_DECL std::vector<std::string> model_view::initializer_names() const {
   std::vector<std::string> out;
   for (const auto& t : graph().initializer()) out.push_back(t.name());
   return out;
 }
 
-RETARGET_IR_DECL bool model_view::is_initializer(std::string_view name) const {
+RETARGET_COMPILED_DECL bool model_view::is_initializer(std::string_view name) const {
   const auto* f = find(name);
   return f && f->initializer;
 }
 
-RETARGET_IR_DECL bool model_view::is_graph_input(std::string_view name) const {
+RETARGET_COMPILED_DECL bool model_view::is_graph_input(std::string_view name) const {
   const auto* f = find(name);
   return f && f->graph_input;
 }
 
-RETARGET_IR_DECL const onnx::TypeProto* model_view::type(std::string_view name) const {
+RETARGET_COMPILED_DECL const onnx::TypeProto* model_view::type(std::string_view name) const {
   const auto key = std::string(name);
   if (const auto it = state_->constant_types.find(key); it != state_->constant_types.end())
     return &it->second;
@@ -151,18 +155,18 @@ RETARGET_IR_DECL const onnx::TypeProto* model_view::type(std::string_view name) 
   return it == state_->types.end() ? nullptr : it->second;
 }
 
-RETARGET_IR_DECL int model_view::element_type(std::string_view name) const {
+RETARGET_COMPILED_DECL int model_view::element_type(std::string_view name) const {
   const auto* t = type(name);
   return t && t->has_tensor_type() ? t->tensor_type().elem_type() : 0;
 }
 
-RETARGET_IR_DECL std::optional<std::size_t> model_view::rank(std::string_view name) const {
+RETARGET_COMPILED_DECL std::optional<std::size_t> model_view::rank(std::string_view name) const {
   const auto* t = type(name);
   if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return std::nullopt;
   return static_cast<std::size_t>(t->tensor_type().shape().dim_size());
 }
 
-RETARGET_IR_DECL std::optional<std::vector<std::int64_t>> model_view::static_shape(
+RETARGET_COMPILED_DECL std::optional<std::vector<std::int64_t>> model_view::static_shape(
     std::string_view name) const {
   const auto* t = type(name);
   if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return std::nullopt;
@@ -174,16 +178,17 @@ RETARGET_IR_DECL std::optional<std::vector<std::int64_t>> model_view::static_sha
   return out;
 }
 
-RETARGET_IR_DECL const model_view::value_facts* model_view::find(std::string_view name) const {
+RETARGET_COMPILED_DECL const model_view::value_facts* model_view::find(
+    std::string_view name) const {
   const auto it = state_->facts.find(std::string(name));
   return it == state_->facts.end() ? nullptr : &it->second;
 }
 
-RETARGET_IR_DECL void model_view::note_type(const onnx::ValueInfoProto& v) {
+RETARGET_COMPILED_DECL void model_view::note_type(const onnx::ValueInfoProto& v) {
   if (v.has_type() && v.type().has_tensor_type()) state_->types[v.name()] = &v.type();
 }
 
-RETARGET_IR_DECL void model_view::infer_types(bool check_first) {
+RETARGET_COMPILED_DECL void model_view::infer_types(bool check_first) {
   const auto& source = proto_;
   onnx::ModelProto skeleton;
   skeleton.set_ir_version(source.ir_version());

@@ -14,10 +14,10 @@
 #include <limits>
 #include <optional>
 #include <retarget/core/closest_names.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/attribute.hpp>
 #include <retarget/ir/detail/attribute_values.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
@@ -64,7 +64,7 @@ inline std::string count_range_text(int lo, int hi) {
 }
 
 // The op's schema at the version; for an unknown op, the closest names of its domain.
-RETARGET_IR_DECL const onnx::OpSchema& schema_for(const onnx::NodeProto& node, int version) {
+RETARGET_COMPILED_DECL const onnx::OpSchema& schema_for(const onnx::NodeProto& node, int version) {
   const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), version, node.domain());
   if (schema && !schema->Deprecated()) return *schema;
   if (schema) throw error(node_where(node, version) + ": the op is deprecated at this opset");
@@ -246,8 +246,8 @@ inline void check_input_types(const onnx::OpSchema& schema, const onnx::NodeProt
 
 // Every check, in order; the node's schema when it passes. The caller holds a
 // schema_registry_reader.
-RETARGET_IR_DECL const onnx::OpSchema& check_node(const onnx::NodeProto& node, int version,
-                                                  const value_table::type_map& types) {
+RETARGET_COMPILED_DECL const onnx::OpSchema& check_node(const onnx::NodeProto& node, int version,
+                                                        const value_table::type_map& types) {
   const auto& schema = schema_for(node, version);
   check_attributes_and_counts(schema, node, version);
   try {

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/value_table.hpp>
 #include <string>
@@ -28,14 +28,14 @@ struct inference_state {
   std::unordered_map<std::string, onnx::TensorShapeProto> generated_shapes;
 };
 
-RETARGET_IR_DECL std::shared_ptr<inference_state> make_inference_state() {
+RETARGET_COMPILED_DECL std::shared_ptr<inference_state> make_inference_state() {
   return std::make_shared<inference_state>();
 }
 
 // The types of the node's outputs, in order (ONNX's contexts take the node by non-const
 // reference; only a copy of a node with subgraphs is changed). `imports` are the versions of every
 // domain a node of a subgraph may use. The caller holds a schema_registry_reader.
-RETARGET_IR_DECL std::vector<onnx::TypeProto> infer_node(
+RETARGET_COMPILED_DECL std::vector<onnx::TypeProto> infer_node(
     const onnx::OpSchema& schema, onnx::NodeProto& node, int version, const value_table& values,
     const std::unordered_map<std::string, int>& imports, inference_state& state) {
   std::vector<onnx::TypeProto> inferred;

@@ -6,7 +6,7 @@
 #define RETARGET_IR_DETAIL_ONNX_LIBRARY_HPP
 
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/proto_fwd.hpp>
 #include <string_view>
 
@@ -14,23 +14,23 @@ namespace retarget::ir::detail {
 
 // The version the model imports of a domain's opset, however the domain is spelled; nullopt
 // when it imports none.
-RETARGET_IR_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
-                                                     std::string_view domain);
+RETARGET_COMPILED_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
+                                                           std::string_view domain);
 
 // onnx::checker::check_model; throws what it throws.
-RETARGET_IR_DECL void check_model(const onnx::ModelProto& m);
+RETARGET_COMPILED_DECL void check_model(const onnx::ModelProto& m);
 
 // ONNX's shape inference over the model, in place: strict (types checked, errors thrown) or
 // lenient (what can be inferred is). Throws what ONNX throws. The caller holds a
 // schema_registry_reader.
-RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict);
+RETARGET_COMPILED_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict);
 
 // The newest version of the domain the ONNX library knows, or nullopt when it knows none.
-RETARGET_IR_DECL std::optional<int> newest_known_version(std::string_view domain);
+RETARGET_COMPILED_DECL std::optional<int> newest_known_version(std::string_view domain);
 
 }  // namespace retarget::ir::detail
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/onnx_library_impl.hpp>
 #endif
 

@@ -8,7 +8,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/node_check.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
@@ -18,17 +18,19 @@
 
 namespace retarget::ir::detail {
 
-RETARGET_IR_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
-                                                     std::string_view domain) {
+RETARGET_COMPILED_DECL std::optional<int> imported_version(const onnx::ModelProto& m,
+                                                           std::string_view domain) {
   for (const auto& o : m.opset_import())
     if (canonical_domain(o.domain()) == canonical_domain(domain))
       return static_cast<int>(o.version());
   return std::nullopt;
 }
 
-RETARGET_IR_DECL void check_model(const onnx::ModelProto& m) { onnx::checker::check_model(m); }
+RETARGET_COMPILED_DECL void check_model(const onnx::ModelProto& m) {
+  onnx::checker::check_model(m);
+}
 
-RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
+RETARGET_COMPILED_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
   // What ONNX's inference would crash on rather than refuse (node_check.hpp).
   const auto version_of = [&](const std::string& domain) {
     return imported_version(m, domain).value_or(0);
@@ -41,7 +43,7 @@ RETARGET_IR_DECL void infer_model_shapes(onnx::ModelProto& m, bool strict) {
                                             : onnx::ShapeInferenceOptions(false, 0, true));
 }
 
-RETARGET_IR_DECL std::optional<int> newest_known_version(std::string_view domain) {
+RETARGET_COMPILED_DECL std::optional<int> newest_known_version(std::string_view domain) {
   const schema_registry_reader reading;
   const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
   const auto it = known.find(std::string(domain));

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
@@ -19,7 +19,7 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL void prepare_rebuild(graph& g, const model& source) {
+RETARGET_COMPILED_DECL void prepare_rebuild(graph& g, const model& source) {
   const auto& in = source.proto();
   bool imports_standard = in.opset_import_size() == 0;
   for (const auto& import : in.opset_import())
@@ -35,8 +35,8 @@ RETARGET_IR_DECL void prepare_rebuild(graph& g, const model& source) {
   g.reserve_names(names);
 }
 
-RETARGET_IR_DECL void detail::keep_import_spelling(const onnx::ModelProto& from,
-                                                   onnx::ModelProto& to) {
+RETARGET_COMPILED_DECL void detail::keep_import_spelling(const onnx::ModelProto& from,
+                                                         onnx::ModelProto& to) {
   const auto imports = [](const onnx::ModelProto& m) {
     std::map<std::string, std::int64_t> out;
     for (const auto& o : m.opset_import())
@@ -47,7 +47,7 @@ RETARGET_IR_DECL void detail::keep_import_spelling(const onnx::ModelProto& from,
     *to.mutable_opset_import() = from.opset_import();
 }
 
-RETARGET_IR_DECL model rebuilt_model(graph_base&& g, const model& source) {
+RETARGET_COMPILED_DECL model rebuilt_model(graph_base&& g, const model& source) {
   const auto& in = source.proto();
   model_info info;
   info.ir_version = in.ir_version();
@@ -66,7 +66,7 @@ RETARGET_IR_DECL model rebuilt_model(graph_base&& g, const model& source) {
   return next;
 }
 
-RETARGET_IR_DECL std::size_t node_count(const model& m) {
+RETARGET_COMPILED_DECL std::size_t node_count(const model& m) {
   return static_cast<std::size_t>(m.proto().graph().node_size());
 }
 

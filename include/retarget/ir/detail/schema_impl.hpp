@@ -10,8 +10,8 @@
 #include <climits>
 #include <map>
 #include <mutex>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/schema.hpp>
@@ -25,7 +25,7 @@ namespace retarget::ir {
 
 namespace detail {
 
-RETARGET_IR_DECL void infer_first_input_type(onnx::InferenceContext& ctx) {
+RETARGET_COMPILED_DECL void infer_first_input_type(onnx::InferenceContext& ctx) {
   if (ctx.getNumInputs() > 0 && ctx.getInputType(0) != nullptr && ctx.getNumOutputs() > 0)
     onnx::propagateElemTypeFromInputToOutput(ctx, 0, 0);
 }
@@ -33,7 +33,7 @@ RETARGET_IR_DECL void infer_first_input_type(onnx::InferenceContext& ctx) {
 // The op names of a domain, for the suggestions of an unknown-op error. ONNX's
 // get_all_schemas() copies every schema (a millisecond each time), so the names are kept, and
 // gathered again when register_schemas has added schemas since.
-RETARGET_IR_DECL std::vector<std::string> op_names_of(const std::string& domain) {
+RETARGET_COMPILED_DECL std::vector<std::string> op_names_of(const std::string& domain) {
   const schema_registry_reader reading;
   static std::mutex kept_names;
   const std::lock_guard lock(kept_names);
@@ -58,7 +58,7 @@ RETARGET_IR_DECL std::vector<std::string> op_names_of(const std::string& domain)
 }  // namespace detail
 
 // A ready shape function for element-wise custom ops: output 0 is like input 0.
-RETARGET_IR_DECL void same_as_first_input(onnx::InferenceContext& ctx) {
+RETARGET_COMPILED_DECL void same_as_first_input(onnx::InferenceContext& ctx) {
   detail::infer_first_input_type(ctx);
   if (ctx.getNumInputs() > 0 && onnx::hasInputShape(ctx, 0))
     onnx::propagateShapeFromInputToOutput(ctx, 0, 0);
@@ -67,7 +67,7 @@ RETARGET_IR_DECL void same_as_first_input(onnx::InferenceContext& ctx) {
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
 // known domains. Safe to call from several threads and more than once, and while other threads
 // emit, check or infer: they wait while a schema is added.
-RETARGET_IR_DECL void register_schemas(std::span<const op_schema> list) {
+RETARGET_COMPILED_DECL void register_schemas(std::span<const op_schema> list) {
   if (detail::schema_registry_reader::held())
     throw error(
         "retarget: register_schemas called while this thread reads the schema registry "

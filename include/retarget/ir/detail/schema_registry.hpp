@@ -6,15 +6,15 @@
 #ifndef RETARGET_IR_DETAIL_SCHEMA_REGISTRY_HPP
 #define RETARGET_IR_DETAIL_SCHEMA_REGISTRY_HPP
 
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 
 namespace retarget::ir::detail {
 
 // Exclusive access, for adding schemas.
 class schema_registry_writer {
  public:
-  RETARGET_IR_DECL schema_registry_writer();
-  RETARGET_IR_DECL ~schema_registry_writer();
+  RETARGET_COMPILED_DECL schema_registry_writer();
+  RETARGET_COMPILED_DECL ~schema_registry_writer();
   schema_registry_writer(const schema_registry_writer&) = delete;
   schema_registry_writer& operator=(const schema_registry_writer&) = delete;
 };
@@ -24,18 +24,18 @@ class schema_registry_writer {
 // first.
 class schema_registry_reader {
  public:
-  RETARGET_IR_DECL schema_registry_reader();
-  RETARGET_IR_DECL ~schema_registry_reader();
+  RETARGET_COMPILED_DECL schema_registry_reader();
+  RETARGET_COMPILED_DECL ~schema_registry_reader();
   schema_registry_reader(const schema_registry_reader&) = delete;
   schema_registry_reader& operator=(const schema_registry_reader&) = delete;
 
   // Whether this thread reads the registry now (and so must not write to it).
-  RETARGET_IR_DECL static bool held() noexcept;
+  RETARGET_COMPILED_DECL static bool held() noexcept;
 };
 
 }  // namespace retarget::ir::detail
 
-#if defined(RETARGET_IR_DEFINITIONS)
+#if defined(RETARGET_COMPILED_DEFINITIONS)
 #include <retarget/ir/detail/schema_registry_impl.hpp>
 #endif
 

@@ -4,7 +4,7 @@
 #define RETARGET_IR_DETAIL_SCHEMA_REGISTRY_IMPL_HPP
 
 #include <mutex>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <shared_mutex>
 
@@ -29,7 +29,7 @@ inline int& schema_registry_depth() noexcept {
   return d;
 }
 
-RETARGET_IR_DECL schema_registry_writer::schema_registry_writer() {
+RETARGET_COMPILED_DECL schema_registry_writer::schema_registry_writer() {
   schema_registry_gate().lock();
   try {
     schema_registry_mutex().lock();
@@ -39,12 +39,12 @@ RETARGET_IR_DECL schema_registry_writer::schema_registry_writer() {
   }
 }
 
-RETARGET_IR_DECL schema_registry_writer::~schema_registry_writer() {
+RETARGET_COMPILED_DECL schema_registry_writer::~schema_registry_writer() {
   schema_registry_mutex().unlock();
   schema_registry_gate().unlock();
 }
 
-RETARGET_IR_DECL schema_registry_reader::schema_registry_reader() {
+RETARGET_COMPILED_DECL schema_registry_reader::schema_registry_reader() {
   if (schema_registry_depth() == 0) {
     { const std::lock_guard pass(schema_registry_gate()); }
     schema_registry_mutex().lock_shared();
@@ -52,11 +52,11 @@ RETARGET_IR_DECL schema_registry_reader::schema_registry_reader() {
   ++schema_registry_depth();
 }
 
-RETARGET_IR_DECL schema_registry_reader::~schema_registry_reader() {
+RETARGET_COMPILED_DECL schema_registry_reader::~schema_registry_reader() {
   if (--schema_registry_depth() == 0) schema_registry_mutex().unlock_shared();
 }
 
-RETARGET_IR_DECL bool schema_registry_reader::held() noexcept {
+RETARGET_COMPILED_DECL bool schema_registry_reader::held() noexcept {
   return schema_registry_depth() > 0;
 }
 

@@ -16,10 +16,10 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/atomic_file.hpp>
 #include <retarget/ir/detail/file_sink.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/proto_file.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <retarget/ir/tensor_file.hpp>
@@ -29,7 +29,7 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL tensor read_tensor_file(const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL tensor read_tensor_file(const std::filesystem::path& path) {
   onnx::TensorProto proto;
   if (!detail::read_proto_file(path, proto, "an ONNX TensorProto file") ||
       proto.data_type() == onnx::TensorProto_DataType_UNDEFINED)
@@ -37,7 +37,7 @@ RETARGET_IR_DECL tensor read_tensor_file(const std::filesystem::path& path) {
   return tensor(std::move(proto));
 }
 
-RETARGET_IR_DECL void write_tensor_file(const std::filesystem::path& path, const tensor& t) {
+RETARGET_COMPILED_DECL void write_tensor_file(const std::filesystem::path& path, const tensor& t) {
   // A mapped tensor's proto names its bytes by a mapping of this process: the file gets them.
   if (t.is_mapped()) return write_tensor_file(path, tensor(t.proto()));
   if (std::filesystem::is_directory(path))
@@ -61,12 +61,12 @@ RETARGET_IR_DECL void write_tensor_file(const std::filesystem::path& path, const
   out.commit();
 }
 
-RETARGET_IR_DECL std::string tensor_to_bytes(const tensor& t) {
+RETARGET_COMPILED_DECL std::string tensor_to_bytes(const tensor& t) {
   if (t.is_mapped()) return tensor(t.proto()).proto().SerializeAsString();
   return t.proto().SerializeAsString();
 }
 
-RETARGET_IR_DECL std::optional<tensor> tensor_from_bytes(std::string_view bytes) {
+RETARGET_COMPILED_DECL std::optional<tensor> tensor_from_bytes(std::string_view bytes) {
   onnx::TensorProto proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
   return tensor(std::move(proto));

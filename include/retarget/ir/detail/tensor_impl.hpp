@@ -7,9 +7,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/deep_ptr_impl.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -21,28 +21,28 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL tensor::tensor() = default;
+RETARGET_COMPILED_DECL tensor::tensor() = default;
 
-RETARGET_IR_DECL tensor::tensor(onnx::TensorProto proto) : proto_(std::move(proto)) {
+RETARGET_COMPILED_DECL tensor::tensor(onnx::TensorProto proto) : proto_(std::move(proto)) {
   hold_mapped_bytes();
 }
 
-RETARGET_IR_DECL tensor::tensor(const tensor& other) = default;
+RETARGET_COMPILED_DECL tensor::tensor(const tensor& other) = default;
 
-RETARGET_IR_DECL tensor::tensor(tensor&& other) noexcept = default;
+RETARGET_COMPILED_DECL tensor::tensor(tensor&& other) noexcept = default;
 
 // Through a copy, so that a failed copy leaves the proto and its mapping as they were.
-RETARGET_IR_DECL tensor& tensor::operator=(const tensor& other) {
+RETARGET_COMPILED_DECL tensor& tensor::operator=(const tensor& other) {
   if (this != &other) *this = tensor(other);
   return *this;
 }
 
-RETARGET_IR_DECL tensor& tensor::operator=(tensor&& other) noexcept = default;
+RETARGET_COMPILED_DECL tensor& tensor::operator=(tensor&& other) noexcept = default;
 
-RETARGET_IR_DECL tensor::~tensor() = default;
+RETARGET_COMPILED_DECL tensor::~tensor() = default;
 
-RETARGET_IR_DECL tensor tensor::from_raw(dtype type, dims_t dims,
-                                         std::span<const std::byte> bytes) {
+RETARGET_COMPILED_DECL tensor tensor::from_raw(dtype type, dims_t dims,
+                                               std::span<const std::byte> bytes) {
   const auto expected = static_cast<std::size_t>(element_count(dims)) * size_of(type);
   if (size_of(type) == 0 || bytes.size() != expected)
     throw error("retarget: tensor of " + std::string(to_string(type)) + " with " +
@@ -56,7 +56,7 @@ RETARGET_IR_DECL tensor tensor::from_raw(dtype type, dims_t dims,
   return t;
 }
 
-RETARGET_IR_DECL tensor tensor::of_strings(std::span<const std::string> values, dims_t dims) {
+RETARGET_COMPILED_DECL tensor tensor::of_strings(std::span<const std::string> values, dims_t dims) {
   check_count(values.size(), dims);
   tensor t;
   auto& p = t.proto();
@@ -66,7 +66,7 @@ RETARGET_IR_DECL tensor tensor::of_strings(std::span<const std::string> values, 
   return t;
 }
 
-RETARGET_IR_DECL tensor tensor::empty(dtype type) {
+RETARGET_COMPILED_DECL tensor tensor::empty(dtype type) {
   tensor t;
   auto& p = t.proto();
   p.set_data_type(static_cast<int>(type));
@@ -74,8 +74,9 @@ RETARGET_IR_DECL tensor tensor::empty(dtype type) {
   return t;
 }
 
-RETARGET_IR_DECL tensor tensor::mapped(onnx::TensorProto proto, std::span<const std::byte> bytes,
-                                       std::shared_ptr<const detail::mapped_file> owner) {
+RETARGET_COMPILED_DECL tensor tensor::mapped(onnx::TensorProto proto,
+                                             std::span<const std::byte> bytes,
+                                             std::shared_ptr<const detail::mapped_file> owner) {
   tensor t;
   *t.proto_ = std::move(proto);
   t.mapped_ = bytes;
@@ -83,34 +84,36 @@ RETARGET_IR_DECL tensor tensor::mapped(onnx::TensorProto proto, std::span<const 
   return t;
 }
 
-RETARGET_IR_DECL dtype tensor::type() const noexcept {
+RETARGET_COMPILED_DECL dtype tensor::type() const noexcept {
   return static_cast<dtype>(proto().data_type());
 }
 
-RETARGET_IR_DECL const std::string& tensor::name() const noexcept { return proto().name(); }
+RETARGET_COMPILED_DECL const std::string& tensor::name() const noexcept { return proto().name(); }
 
-RETARGET_IR_DECL void tensor::set_name(std::string name) { proto().set_name(std::move(name)); }
+RETARGET_COMPILED_DECL void tensor::set_name(std::string name) {
+  proto().set_name(std::move(name));
+}
 
-RETARGET_IR_DECL dims_t tensor::dims() const {
+RETARGET_COMPILED_DECL dims_t tensor::dims() const {
   const auto& p = proto();
   return {p.dims().begin(), p.dims().end()};
 }
 
-RETARGET_IR_DECL void tensor::release_pages() const noexcept {
+RETARGET_COMPILED_DECL void tensor::release_pages() const noexcept {
   if (owner_) owner_->release(mapped_);
 }
 
-RETARGET_IR_DECL bool tensor::has_raw_data() const noexcept {
+RETARGET_COMPILED_DECL bool tensor::has_raw_data() const noexcept {
   const auto& p = proto();
   return is_mapped() || (!p.raw_data().empty() && p.data_location() != onnx::TensorProto::EXTERNAL);
 }
 
-RETARGET_IR_DECL std::span<const std::byte> tensor::raw_bytes() const {
+RETARGET_COMPILED_DECL std::span<const std::byte> tensor::raw_bytes() const {
   if (is_mapped()) return mapped_;  // without the registry's lookup
   return ir::raw_bytes(proto()).value_or(std::span<const std::byte>{});
 }
 
-RETARGET_IR_DECL onnx::TensorProto tensor::header() const {
+RETARGET_COMPILED_DECL onnx::TensorProto tensor::header() const {
   const auto& p = proto();
   onnx::TensorProto h;
   if (p.has_data_type()) h.set_data_type(p.data_type());
@@ -122,7 +125,7 @@ RETARGET_IR_DECL onnx::TensorProto tensor::header() const {
   return h;
 }
 
-RETARGET_IR_DECL void tensor::hold_mapped_bytes() {
+RETARGET_COMPILED_DECL void tensor::hold_mapped_bytes() {
   auto& p = proto();
   if (p.data_location() != onnx::TensorProto::EXTERNAL) return;
   if (const auto bytes = detail::mapped_bytes(p)) {

@@ -46,7 +46,7 @@ inline float bfloat16_to_float(std::uint16_t b) {
 
 namespace detail {
 
-RETARGET_IR_DECL std::vector<double> values_as_double(const onnx::TensorProto& p) {
+RETARGET_COMPILED_DECL std::vector<double> values_as_double(const onnx::TensorProto& p) {
   const tensor_view t(p);
   std::vector<double> out;
   const auto read = [&]<class T>(std::type_identity<T>, auto convert) {
@@ -71,14 +71,14 @@ RETARGET_IR_DECL std::vector<double> values_as_double(const onnx::TensorProto& p
 
 }  // namespace detail
 
-RETARGET_IR_DECL std::vector<double> values_as_double(const tensor& t) {
+RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor& t) {
   return detail::values_as_double(t.proto());
 }
-RETARGET_IR_DECL std::vector<double> values_as_double(const tensor_view& t) {
+RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor_view& t) {
   return detail::values_as_double(t.proto());
 }
 
-RETARGET_IR_DECL tensor_statistics statistics(const tensor& t) {
+RETARGET_COMPILED_DECL tensor_statistics statistics(const tensor& t) {
   tensor_statistics s;
   double sum = 0, sum_of_squares = 0;
   s.min = std::numeric_limits<double>::infinity();
@@ -101,7 +101,7 @@ RETARGET_IR_DECL tensor_statistics statistics(const tensor& t) {
   return s;
 }
 
-RETARGET_IR_DECL double max_abs_difference(const tensor& a, const tensor& b) {
+RETARGET_COMPILED_DECL double max_abs_difference(const tensor& a, const tensor& b) {
   const auto a_dims = a.dims(), b_dims = b.dims();
   if (a_dims != b_dims || a.type() != b.type()) return std::numeric_limits<double>::infinity();
   const auto x = values_as_double(a), y = values_as_double(b);
@@ -132,8 +132,8 @@ inline dims_t unravel(std::size_t flat, const dims_t& dims) {
 
 }  // namespace detail
 
-RETARGET_IR_DECL tensor_difference difference(const tensor& actual, const tensor& expected,
-                                              double atol, double rtol) {
+RETARGET_COMPILED_DECL tensor_difference difference(const tensor& actual, const tensor& expected,
+                                                    double atol, double rtol) {
   tensor_difference d;
   const auto dims = expected.dims();
   if (actual.dims() != dims) {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/detail/mapped_file.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <span>
@@ -20,7 +20,7 @@ namespace retarget::ir {
 
 namespace detail {
 
-RETARGET_IR_DECL std::optional<std::span<const std::byte>> mapped_bytes(
+RETARGET_COMPILED_DECL std::optional<std::span<const std::byte>> mapped_bytes(
     const onnx::TensorProto& p) {
   const std::string* key = nullptr;
   std::uint64_t offset = 0, length = 0;
@@ -45,7 +45,7 @@ RETARGET_IR_DECL std::optional<std::span<const std::byte>> mapped_bytes(
   return bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
 }
 
-RETARGET_IR_DECL stored_elements stored_elements_of(const onnx::TensorProto& p) {
+RETARGET_COMPILED_DECL stored_elements stored_elements_of(const onnx::TensorProto& p) {
   stored_elements s;
   s.raw = raw_bytes(p);
   s.external = p.data_location() == onnx::TensorProto::EXTERNAL;
@@ -64,7 +64,8 @@ RETARGET_IR_DECL stored_elements stored_elements_of(const onnx::TensorProto& p) 
 
 }  // namespace detail
 
-RETARGET_IR_DECL std::optional<std::span<const std::byte>> raw_bytes(const onnx::TensorProto& p) {
+RETARGET_COMPILED_DECL std::optional<std::span<const std::byte>> raw_bytes(
+    const onnx::TensorProto& p) {
   if (p.data_location() == onnx::TensorProto::EXTERNAL) return detail::mapped_bytes(p);
   if (!p.has_raw_data()) return std::nullopt;
   return std::as_bytes(std::span(p.raw_data().data(), p.raw_data().size()));

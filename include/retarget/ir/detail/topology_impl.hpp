@@ -7,9 +7,9 @@
 
 #include <functional>
 #include <queue>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/detail/emitter.hpp>
-#include <retarget/ir/detail/linkage.hpp>
 #include <retarget/ir/detail/onnx_library.hpp>
 #include <retarget/ir/detail/schema_registry.hpp>
 #include <retarget/ir/domain.hpp>
@@ -25,16 +25,16 @@
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL std::string node_place(const onnx::NodeProto& n, int index) {
+RETARGET_COMPILED_DECL std::string node_place(const onnx::NodeProto& n, int index) {
   return "node " + std::to_string(index) + " " +
          (n.name().empty() ? std::string() : "'" + n.name() + "' ") + "(" + n.op_type() + ")";
 }
 
-RETARGET_IR_DECL std::string node_place(const node_view& n, int index) {
+RETARGET_COMPILED_DECL std::string node_place(const node_view& n, int index) {
   return node_place(n.proto(), index);
 }
 
-RETARGET_IR_DECL void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
+RETARGET_COMPILED_DECL void outer_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
   std::unordered_set<std::string> defined;
   for (const auto& i : g.input()) defined.insert(i.name());
   for (const auto& i : g.initializer()) defined.insert(i.name());
@@ -53,7 +53,7 @@ RETARGET_IR_DECL void outer_reads(const onnx::GraphProto& g, std::set<std::strin
   }
 }
 
-RETARGET_IR_DECL std::vector<std::string> reads_of(const onnx::NodeProto& n) {
+RETARGET_COMPILED_DECL std::vector<std::string> reads_of(const onnx::NodeProto& n) {
   std::set<std::string> inner;
   for (const auto& a : n.attribute()) {
     if (a.has_g()) outer_reads(a.g(), inner);
@@ -66,7 +66,7 @@ RETARGET_IR_DECL std::vector<std::string> reads_of(const onnx::NodeProto& n) {
   return out;
 }
 
-RETARGET_IR_DECL std::vector<int> topological_order(
+RETARGET_COMPILED_DECL std::vector<int> topological_order(
     const onnx::GraphProto& g, const std::function<bool(const std::string&)>& outer) {
   const int n = g.node_size();
   std::unordered_map<std::string, int> producer;
@@ -117,7 +117,7 @@ RETARGET_IR_DECL std::vector<int> topological_order(
   return order;
 }
 
-RETARGET_IR_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g) {
+RETARGET_COMPILED_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g) {
   std::unordered_set<std::string> live;
   for (const auto& o : g.output()) live.insert(o.name());
   std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
@@ -141,7 +141,7 @@ RETARGET_IR_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g) {
   return dead;
 }
 
-RETARGET_IR_DECL removed_count remove_unread(model& m) {
+RETARGET_COMPILED_DECL removed_count remove_unread(model& m) {
   auto& g = *m.proto_without_shared_bytes().mutable_graph();
   removed_count out;
   out.nodes = remove_dead_nodes(g);
@@ -155,7 +155,7 @@ RETARGET_IR_DECL removed_count remove_unread(model& m) {
   return out;
 }
 
-RETARGET_IR_DECL void check_structure(const model& m) {
+RETARGET_COMPILED_DECL void check_structure(const model& m) {
   const auto& g = m.proto().graph();
   (void)topological_order(g, [](const std::string&) { return false; });
   for (int i = 0; i < g.node_size(); ++i) {

@@ -7,14 +7,14 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstddef>
-#include <retarget/ir/detail/linkage.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/value.hpp>
 #include <vector>
 
 namespace retarget::ir {
 
-RETARGET_IR_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape) {
+RETARGET_COMPILED_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape) {
   std::vector<dim> out;
   for (const auto& d : shape.dim()) {
     if (d.has_dim_value())
@@ -27,7 +27,7 @@ RETARGET_IR_DECL std::vector<dim> dims_of(const onnx::TensorShapeProto& shape) {
   return out;
 }
 
-RETARGET_IR_DECL onnx::TypeProto type_of(const onnx::TensorProto& t) {
+RETARGET_COMPILED_DECL onnx::TypeProto type_of(const onnx::TensorProto& t) {
   onnx::TypeProto type;
   auto* tensor_type = type.mutable_tensor_type();
   tensor_type->set_elem_type(t.data_type());
@@ -36,18 +36,18 @@ RETARGET_IR_DECL onnx::TypeProto type_of(const onnx::TensorProto& t) {
   return type;
 }
 
-RETARGET_IR_DECL ::retarget::ir::dtype value::dtype() const {
+RETARGET_COMPILED_DECL ::retarget::ir::dtype value::dtype() const {
   return static_cast<::retarget::ir::dtype>(type().tensor_type().elem_type());
 }
 
-RETARGET_IR_DECL bool value::has_shape() const { return type().tensor_type().has_shape(); }
+RETARGET_COMPILED_DECL bool value::has_shape() const { return type().tensor_type().has_shape(); }
 
-RETARGET_IR_DECL std::size_t value::rank() const {
+RETARGET_COMPILED_DECL std::size_t value::rank() const {
   require_shape("rank");
   return static_cast<std::size_t>(type().tensor_type().shape().dim_size());
 }
 
-RETARGET_IR_DECL std::vector<dim> value::shape() const {
+RETARGET_COMPILED_DECL std::vector<dim> value::shape() const {
   require_shape("shape");
   return dims_of(type().tensor_type().shape());
 }

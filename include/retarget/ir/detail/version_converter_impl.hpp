@@ -42,12 +42,12 @@ class onnx_converter : public onnx::version_conversion::DefaultVersionConverter 
 
 }  // namespace detail
 
-RETARGET_IR_DECL bool onnx_converter_has(const std::string& op, int from, int to) {
+RETARGET_COMPILED_DECL bool onnx_converter_has(const std::string& op, int from, int to) {
   return detail::onnx_converter::instance().has(op, from, to);
 }
 
 // Both edit fields of the model alone: its shared weights stay shared (proto() would copy them).
-RETARGET_IR_DECL void set_default_opset(model& m, int opset) {
+RETARGET_COMPILED_DECL void set_default_opset(model& m, int opset) {
   auto& proto = m.proto_without_shared_bytes();
   bool found = false;
   for (auto& o : *proto.mutable_opset_import())
@@ -62,12 +62,12 @@ RETARGET_IR_DECL void set_default_opset(model& m, int opset) {
   }
 }
 
-RETARGET_IR_DECL void require_ir_version(model& m, std::int64_t version) {
+RETARGET_COMPILED_DECL void require_ir_version(model& m, std::int64_t version) {
   auto& proto = m.proto_without_shared_bytes();
   if (proto.ir_version() < version) proto.set_ir_version(version);
 }
 
-RETARGET_IR_DECL model onnx_version_step(const model& m, int from, int to) {
+RETARGET_COMPILED_DECL model onnx_version_step(const model& m, int from, int to) {
   const schema_registry_reader reading;
   model copy = m;
   onnx::ModelProto in = std::move(copy.proto());

@@ -3,9 +3,9 @@
 #ifndef RETARGET_SYMBOLICS_DETAIL_REDUCE_IMPL_HPP
 #define RETARGET_SYMBOLICS_DETAIL_REDUCE_IMPL_HPP
 
+#include <retarget/core/config.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/node_view.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <retarget/symbolics/reduce.hpp>
 #include <utility>
@@ -13,8 +13,8 @@
 namespace retarget::symbolics {
 
 namespace detail {
-RETARGET_SYMBOLICS_DECL value reduce(graph& g, const char* op, const value& x,
-                                     const reduce_options& o, bool axes_as_input) {
+RETARGET_COMPILED_DECL value reduce(graph& g, const char* op, const value& x,
+                                    const reduce_options& o, bool axes_as_input) {
   ir::node_spec spec;
   spec.op_type = op;
   spec.inputs = {x};
@@ -30,15 +30,15 @@ RETARGET_SYMBOLICS_DECL value reduce(graph& g, const char* op, const value& x,
 }
 }  // namespace detail
 
-RETARGET_SYMBOLICS_DECL value sum::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_COMPILED_DECL value sum::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceSum", x, o, g.opset() >= 13);
 }
 
-RETARGET_SYMBOLICS_DECL value mean::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_COMPILED_DECL value mean::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceMean", x, o, false);
 }
 
-RETARGET_SYMBOLICS_DECL value amax::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_COMPILED_DECL value amax::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceMax", x, o, false);
 }
 

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/tensor.hpp>
-#include <retarget/symbolics/detail/linkage.hpp>
 #include <retarget/symbolics/helpers.hpp>
 #include <retarget/symbolics/resize.hpp>
 #include <string>
@@ -17,8 +17,8 @@
 namespace retarget::symbolics {
 
 namespace detail {
-RETARGET_SYMBOLICS_DECL value resize(graph& g, const value& x, const value& scales,
-                                     const std::optional<value>& sizes, const std::string& mode) {
+RETARGET_COMPILED_DECL value resize(graph& g, const value& x, const value& scales,
+                                    const std::optional<value>& sizes, const std::string& mode) {
   if (mode != "nearest" && mode != "bilinear" && mode != "bicubic")
     throw error("retarget: interpolate mode '" + mode +
                 "' (expected nearest, bilinear or bicubic)");
@@ -38,8 +38,8 @@ RETARGET_SYMBOLICS_DECL value resize(graph& g, const value& x, const value& scal
 }
 }  // namespace detail
 
-RETARGET_SYMBOLICS_DECL value interpolate::symbolic(graph& g, const value& x,
-                                                    const interpolate_options& o) {
+RETARGET_COMPILED_DECL value interpolate::symbolic(graph& g, const value& x,
+                                                   const interpolate_options& o) {
   require_opset(g, 11, "interpolate");
   const auto spatial = x.rank() - 2;
   if (!o.size.empty()) {
@@ -60,8 +60,8 @@ RETARGET_SYMBOLICS_DECL value interpolate::symbolic(graph& g, const value& x,
   return detail::resize(g, x, scale_values, std::nullopt, o.mode);
 }
 
-RETARGET_SYMBOLICS_DECL value interpolate::symbolic(graph& g, const value& x, const value& scales,
-                                                    const std::string& mode) {
+RETARGET_COMPILED_DECL value interpolate::symbolic(graph& g, const value& x, const value& scales,
+                                                   const std::string& mode) {
   require_opset(g, 11, "interpolate");
   return detail::resize(g, x, scales, std::nullopt, mode);
 }
