@@ -3,11 +3,14 @@
 // over ONNX's version converter, the opset planner's schema comparisons, a model's summary, its
 // sample inputs and tensor statistics, the op library's symbolics (each op's nodes, through the
 // checked g.op), the conversion packages of the backends whose tags declare them compiled
-// (opencv_dnn's rules, node rewrites and quirks), and the reading of the backends' params and
-// the deploy config's sections from JSON, compiled once. Built with
+// (opencv_dnn's rules, node rewrites and quirks), the reading of the backends' params and the
+// deploy config's sections from JSON (RETARGET_OPTIONS_READ_ONCE where each is defined), and
+// the engine runs' file handling and comparison, compiled once. Built with
 // RETARGET_COMPILING_LIBRARY, their headers bring in the definitions (RETARGET_COMPILED_DECL in
 // core/config.hpp); translation units that link this library only declare them. Without it
 // retarget is header-only as ever.
+#include <retarget/backend/compare.hpp>
+#include <retarget/backend/manager.hpp>
 #include <retarget/backends/onnxruntime/manager.hpp>
 #include <retarget/backends/opencv_dnn/convert.hpp>
 #include <retarget/backends/opencv_dnn/manager.hpp>
@@ -26,6 +29,7 @@
 #include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_cut.hpp>
+#include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/graph_interface.hpp>
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
@@ -64,20 +68,3 @@ std::span<const std::string_view> compiled_package<opencv_dnn>::approximation_na
 }
 
 }  // namespace retarget::convert
-
-// The described structs that packages read from JSON, read here once (their headers declare
-// these extern with retarget::compiled).
-template retarget::backends::onnxruntime_param
-retarget::options::from_json<retarget::backends::onnxruntime_param>(const boost::json::value&,
-                                                                    const std::string&);
-template retarget::backends::opencv_dnn_param
-retarget::options::from_json<retarget::backends::opencv_dnn_param>(const boost::json::value&,
-                                                                   const std::string&);
-template retarget::backends::tensorrt_param
-retarget::options::from_json<retarget::backends::tensorrt_param>(const boost::json::value&,
-                                                                 const std::string&);
-template retarget::config::onnx_config retarget::options::from_json<retarget::config::onnx_config>(
-    const boost::json::value&, const std::string&);
-template retarget::config::codebase_config
-retarget::options::from_json<retarget::config::codebase_config>(const boost::json::value&,
-                                                                const std::string&);

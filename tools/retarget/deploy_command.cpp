@@ -2,6 +2,7 @@
 // export as its onnx_config says (with its backend's rewrites), convert with the backend's
 // manager, run on the test input, compare with PyTorch's output. Every file is made in a
 // staging folder beside the work dir and moved in only when all stages passed.
+#include <boost/json/serialize.hpp>
 #include <chrono>
 #include <iomanip>
 #include <iostream>

@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <retarget/backend/manager.hpp>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/model_file.hpp>
@@ -98,29 +99,14 @@ tensor_map run_model(const run_target& target, const tensor_map& inputs,
 
 // Each expected output against the actual one of the same name; one the engine did not give
 // is incomparable.
-inline std::vector<output_comparison> compare_outputs(const tensor_map& actual,
-                                                      const tensor_map& expected, tolerance tol) {
-  std::vector<output_comparison> out;
-  for (const auto& [name, e] : expected) {
-    auto& o = out.emplace_back();
-    o.name = name;
-    if (const auto a = actual.find(name); a != actual.end())
-      o.difference = ir::difference(a->second, e, tol.atol, tol.rtol);
-    else
-      o.difference.incomparable = "no output '" + name + "'";
-  }
-  return out;
-}
+RETARGET_COMPILED_DECL std::vector<output_comparison> compare_outputs(const tensor_map& actual,
+                                                                      const tensor_map& expected,
+                                                                      tolerance tol);
 
 namespace detail {
 
 // The engine's words without retarget's prefix, on one line.
-inline std::string one_line_reason(const std::exception& e) {
-  std::string what(retarget::reason_of(e));
-  for (auto& c : what)
-    if (c == '\n') c = ' ';
-  return what;
-}
+RETARGET_COMPILED_DECL std::string one_line_reason(const std::exception& e);
 
 }  // namespace detail
 
@@ -180,13 +166,7 @@ namespace detail {
 // The model with the inferred types of its intermediate values, where ONNX can infer them; a
 // model its checker refuses is taken as it is. Mapped weights stay mapped: the models that
 // expose its values share them, and saving streams them.
-inline ir::model with_value_types(ir::model m) {
-  try {
-    m.infer_shapes();
-  } catch (const error&) {
-  }
-  return m;
-}
+RETARGET_COMPILED_DECL ir::model with_value_types(ir::model m);
 
 // Runs `m` with `names` among its outputs; when the engine fails, the names are split in
 // halves until each refused one is found. Every value given lands in `got`.
@@ -216,53 +196,19 @@ void run_exposing(const ir::model& m, const std::string& engine, std::span<const
 
 // The values the candidate's nodes make that the reference's make too, in the candidate's
 // order; the others go to b.unmatched, and b.values counts both.
-inline std::vector<std::string> values_of_both(const ir::model_view& reference,
-                                               const ir::model_view& candidate, bisection& b) {
-  std::vector<std::string> names;
-  for (int i = 0; i < candidate.node_count(); ++i)
-    for (const auto& o : candidate.at(i).outputs()) {
-      if (o.empty()) continue;
-      ++b.values;
-      (reference.producer(o) >= 0 ? names : b.unmatched).push_back(o);
-    }
-  return names;
-}
+RETARGET_COMPILED_DECL std::vector<std::string> values_of_both(const ir::model_view& reference,
+                                                               const ir::model_view& candidate,
+                                                               bisection& b);
 
 // What the bisection says of each value of the candidate: its difference where both runs
 // gave it, else why not.
 class value_reporter {
  public:
-  value_reporter(const ir::model_view& candidate, const tensor_map& expected,
-                 const tensor_map& actual, const bisection& b, tolerance tol)
-      : candidate_(candidate), expected_(expected), actual_(actual), tol_(tol) {
-    for (const auto& r : b.refused)
-      refused_by_.emplace(r.value, "not given by " + r.engine + " (" + r.why + ")");
-    unmatched_.insert(b.unmatched.begin(), b.unmatched.end());
-  }
+  RETARGET_COMPILED_DECL value_reporter(const ir::model_view& candidate, const tensor_map& expected,
+                                        const tensor_map& actual, const bisection& b,
+                                        tolerance tol);
 
-  value_report operator()(const std::string& name) const {
-    value_report r;
-    r.name = name;
-    if (const int p = candidate_.producer(name); p >= 0)
-      r.producer = ir::node_place(candidate_.node(p), p);
-    const auto a = actual_.find(name);
-    const auto e = expected_.find(name);
-    if (name.empty())
-      r.note = "absent";
-    else if (candidate_.is_initializer(name))
-      r.note = "weight";
-    else if (candidate_.is_graph_input(name))
-      r.note = "graph input, the same for both";
-    else if (a != actual_.end() && e != expected_.end())
-      r.difference = ir::difference(a->second, e->second, tol_.atol, tol_.rtol);
-    else if (const auto why = refused_by_.find(name); why != refused_by_.end())
-      r.note = why->second;
-    else if (unmatched_.contains(name))
-      r.note = "the reference model has no value of that name";
-    else
-      r.note = "not compared";
-    return r;
-  }
+  RETARGET_COMPILED_DECL value_report operator()(const std::string& name) const;
 
  private:
   const ir::model_view& candidate_;
@@ -275,29 +221,8 @@ class value_reporter {
 
 // Each node's outputs reported, counting the compared ones in b; the first node with an
 // output that diverges becomes b.first, with its inputs reported too.
-inline void find_first_divergence(const ir::model_view& candidate, const value_reporter& report,
-                                  bisection& b) {
-  for (int i = 0; i < candidate.node_count(); ++i) {
-    const auto node = candidate.at(i);
-    divergence d;
-    bool diverges = false;
-    for (const auto& o : node.outputs()) {
-      if (o.empty()) continue;
-      auto r = report(o);
-      if (r.difference) {
-        ++b.compared;
-        diverges = diverges || !r.difference->passes();
-      }
-      d.outputs.push_back(std::move(r));
-    }
-    if (!diverges || b.first) continue;
-    d.node = i;
-    d.node_name = node.name();
-    d.op = node.op_type();
-    for (const auto& in : node.inputs()) d.inputs.push_back(report(in));
-    b.first = std::move(d);
-  }
-}
+RETARGET_COMPILED_DECL void find_first_divergence(const ir::model_view& candidate,
+                                                  const value_reporter& report, bisection& b);
 
 }  // namespace detail
 
@@ -339,5 +264,9 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
 }
 
 }  // namespace retarget::backend
+
+#if defined(RETARGET_COMPILED_DEFINITIONS)
+#include <retarget/backend/detail/compare_impl.hpp>
+#endif
 
 #endif  // RETARGET_BACKEND_COMPARE_HPP

@@ -26,16 +26,9 @@
 #include <string>
 #include <string_view>
 
-// With retarget::compiled the sections are read once, in the library, not in every unit that
-// includes config/ (src/compiled.cpp instantiates them).
-#if defined(RETARGET_SEPARATE_COMPILATION)
-extern template retarget::config::onnx_config
-retarget::options::from_json<retarget::config::onnx_config>(const boost::json::value&,
-                                                            const std::string&);
-extern template retarget::config::codebase_config
-retarget::options::from_json<retarget::config::codebase_config>(const boost::json::value&,
-                                                                const std::string&);
-#endif
+// Its sections are read once, in retarget::compiled.
+RETARGET_OPTIONS_READ_ONCE(retarget::config::onnx_config);
+RETARGET_OPTIONS_READ_ONCE(retarget::config::codebase_config);
 
 namespace retarget::config {
 

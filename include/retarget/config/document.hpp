@@ -7,7 +7,7 @@
 #define RETARGET_CONFIG_DOCUMENT_HPP
 
 #include <algorithm>
-#include <boost/json.hpp>
+#include <boost/json/value.hpp>
 #include <filesystem>
 #include <retarget/config/detail/merge.hpp>
 #include <retarget/config/json_file.hpp>

@@ -7,7 +7,9 @@
 #define RETARGET_CONFIG_JSON_FILE_HPP
 
 #include <algorithm>
-#include <boost/json.hpp>
+#include <boost/json/error.hpp>
+#include <boost/json/stream_parser.hpp>
+#include <boost/json/value.hpp>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>

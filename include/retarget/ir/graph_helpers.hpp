@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/axis.hpp>
 #include <retarget/ir/dtype.hpp>
@@ -20,30 +21,19 @@
 namespace retarget::ir {
 
 // A Constant of shape [n] holding the int64 values: for Reshape's shape, Slice's starts, axes.
-inline value ints_constant(graph_base& g, const std::vector<std::int64_t>& values) {
-  return g.constant(tensor::of(values, {static_cast<std::int64_t>(values.size())}));
-}
+RETARGET_COMPILED_DECL value ints_constant(graph_base& g, const std::vector<std::int64_t>& values);
 
 // A Constant holding one int64, of shape [] (a scalar).
-inline value int_scalar(graph_base& g, std::int64_t v) { return g.constant(tensor::scalar(v)); }
+RETARGET_COMPILED_DECL value int_scalar(graph_base& g, std::int64_t v);
 
 // A scalar Constant of x's element type holding v: float64, int64, int32 and bool are kept;
 // any other type (float32, or not known) is given float32.
-inline value scalar_like(graph_base& g, const value& x, double v) {
-  switch (x.dtype()) {
-    case dtype::f64:
-      return g.constant(tensor::scalar(v));
-    case dtype::i64:
-      return g.constant(tensor::scalar(static_cast<std::int64_t>(v)));
-    case dtype::i32:
-      return g.constant(tensor::scalar(static_cast<std::int32_t>(v)));
-    case dtype::boolean:
-      return g.constant(tensor::scalar(v != 0));
-    default:
-      return g.constant(tensor::scalar(static_cast<float>(v)));
-  }
-}
+RETARGET_COMPILED_DECL value scalar_like(graph_base& g, const value& x, double v);
 
 }  // namespace retarget::ir
+
+#if defined(RETARGET_COMPILED_DEFINITIONS)
+#include <retarget/ir/detail/graph_helpers_impl.hpp>
+#endif
 
 #endif  // RETARGET_IR_GRAPH_HELPERS_HPP

@@ -8,7 +8,8 @@
 #ifndef RETARGET_OPTIONS_COMMAND_LINE_HPP
 #define RETARGET_OPTIONS_COMMAND_LINE_HPP
 
-#include <boost/json.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <charconv>
 #include <cstddef>

@@ -6,7 +6,11 @@
 #ifndef RETARGET_OPTIONS_JSON_HPP
 #define RETARGET_OPTIONS_JSON_HPP
 
-#include <boost/json.hpp>
+// Boost.JSON's value, parse and serialize, not its conversions to and from user types
+// (value_to, value_from), which retarget does not use and which cost every unit.
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <charconv>
 #include <retarget/core/closest_names.hpp>
@@ -166,5 +170,19 @@ T from_json(const boost::json::value& j, const std::string& path) {
 }
 
 }  // namespace retarget::options
+
+// Reads T once, in retarget::compiled, for a struct that a package or the config reads: written
+// after T's definition, in T's package. Linking retarget::compiled, a unit that reads T calls
+// the library's reader (an extern template); the library itself instantiates it here, so the
+// list of what it compiles is these uses and nothing else; header-only it is nothing.
+#if defined(RETARGET_COMPILING_LIBRARY)
+#define RETARGET_OPTIONS_READ_ONCE(T) \
+  template T retarget::options::from_json<T>(const boost::json::value&, const std::string&)
+#elif defined(RETARGET_SEPARATE_COMPILATION)
+#define RETARGET_OPTIONS_READ_ONCE(T) \
+  extern template T retarget::options::from_json<T>(const boost::json::value&, const std::string&)
+#else
+#define RETARGET_OPTIONS_READ_ONCE(T) static_assert(true)
+#endif
 
 #endif  // RETARGET_OPTIONS_JSON_HPP

@@ -6,6 +6,7 @@
 #ifndef RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
 #define RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
 
+#include <boost/json/parse.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,13 +20,8 @@
 #include <retarget/options/json.hpp>
 #include <string>
 
-// With retarget::compiled its param is read once, in the library, not in every unit that
-// includes the package (src/compiled.cpp instantiates it).
-#if defined(RETARGET_SEPARATE_COMPILATION)
-extern template retarget::backends::onnxruntime_param
-retarget::options::from_json<retarget::backends::onnxruntime_param>(const boost::json::value&,
-                                                                    const std::string&);
-#endif
+// Its param is read once, in retarget::compiled.
+RETARGET_OPTIONS_READ_ONCE(retarget::backends::onnxruntime_param);
 
 namespace retarget::backends {
 

@@ -22,13 +22,8 @@
 #include <opencv2/dnn.hpp>
 #endif
 
-// With retarget::compiled its param is read once, in the library, not in every unit that
-// includes the package (src/compiled.cpp instantiates it).
-#if defined(RETARGET_SEPARATE_COMPILATION)
-extern template retarget::backends::opencv_dnn_param
-retarget::options::from_json<retarget::backends::opencv_dnn_param>(const boost::json::value&,
-                                                                   const std::string&);
-#endif
+// Its param is read once, in retarget::compiled.
+RETARGET_OPTIONS_READ_ONCE(retarget::backends::opencv_dnn_param);
 
 namespace retarget::backends {
 

@@ -16,13 +16,8 @@
 #include <string>
 #include <vector>
 
-// With retarget::compiled its param is read once, in the library, not in every unit that
-// includes the package (src/compiled.cpp instantiates it).
-#if defined(RETARGET_SEPARATE_COMPILATION)
-extern template retarget::backends::tensorrt_param
-retarget::options::from_json<retarget::backends::tensorrt_param>(const boost::json::value&,
-                                                                 const std::string&);
-#endif
+// Its param is read once, in retarget::compiled.
+RETARGET_OPTIONS_READ_ONCE(retarget::backends::tensorrt_param);
 
 namespace retarget::backends {
 

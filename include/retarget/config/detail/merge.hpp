@@ -3,7 +3,7 @@
 #ifndef RETARGET_CONFIG_DETAIL_MERGE_HPP
 #define RETARGET_CONFIG_DETAIL_MERGE_HPP
 
-#include <boost/json.hpp>
+#include <boost/json/value.hpp>
 #include <filesystem>
 #include <iterator>
 #include <map>
