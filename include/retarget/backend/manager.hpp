@@ -6,7 +6,6 @@
 #ifndef RETARGET_BACKEND_MANAGER_HPP
 #define RETARGET_BACKEND_MANAGER_HPP
 
-#include <algorithm>
 #include <boost/json/fwd.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <cstdint>
@@ -17,9 +16,7 @@
 #include <retarget/core/closest_names.hpp>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
-#include <retarget/ir/model_file.hpp>
 #include <retarget/ir/tensor.hpp>
-#include <retarget/ir/topology.hpp>
 #include <retarget/options/field.hpp>
 #include <string>
 #include <string_view>
