@@ -12,7 +12,8 @@
 #ifndef RETARGET_CONVERT_CONVERT_HPP
 #define RETARGET_CONVERT_CONVERT_HPP
 
-#include <boost/hana/for_each.hpp>
+#include <array>
+#include <boost/mp11/list.hpp>
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -39,120 +40,49 @@ namespace retarget::convert {
 
 namespace detail {
 
-// The report's record of a rule, added when it has none. Out of line: every rule calls it.
-[[gnu::noinline]] inline rule_record& record_of(report& r, std::string_view name) {
-  for (auto& record : r.rules)
-    if (record.name == name) return record;
-  r.rules.emplace_back().name = name;
-  return r.rules.back();
-}
-
-// What trying a rule does beyond its own pattern, condition and replacement, compiled once
-// here rather than once per rule in try_rule<R> (where it was most of each rule's code).
-
-// The closest attempt, kept for explain: a whole match refused by the condition beats any
-// partial one.
-[[gnu::noinline]] inline void note_attempt(rule_record& record, const rule_site& site,
-                                           std::size_t depth, bool matched, std::string why) {
-  if (record.fired) return;
-  if (!record.closest_at.empty() &&
-      std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
-    return;
-  record.closest_at = site.node.describe();
-  record.closest_depth = depth;
-  record.closest_matched = matched;
-  record.closest_why = std::move(why);
-}
-[[gnu::noinline]] inline void note_refusal(rule_record& record, const rule_site& site,
-                                           std::size_t depth, std::string_view why) {
-  note_attempt(record, site, depth, true, "the condition said no: " + std::string(why));
-}
-[[gnu::noinline]] inline void note_false(rule_record& record, const rule_site& site,
-                                         std::size_t depth) {
-  note_refusal(record, site, depth, verdict(false).why);
-}
-
-// Called from a catch block: a retarget::error out of a rule's replacement names the rule.
-[[noreturn, gnu::noinline]] inline void rethrow_from_rule(std::string_view rule) {
-  try {
-    throw;
-  } catch (const error& e) {
-    std::throw_with_nested(
-        error("retarget: rule " + std::string(rule) + ": " + std::string(retarget::reason_of(e))));
-  }
-}
-
-// The nodes a rule made (from `before` on) marked with its name, and its record updated.
-[[gnu::noinline]] inline rule_firing rule_fired(const rule_site& site, rule_record& record,
-                                                std::string_view rule, std::size_t before,
-                                                std::size_t matched,
-                                                std::vector<ir::value> outputs) {
-  auto& g = site.g;
-  for (std::size_t i = before; i < g.node_count(); ++i)
-    g.set_doc_string(i, "retarget: made by rule " + std::string(rule));
-  ++record.fired;
-  record.nodes_matched += matched;
-  record.nodes_created += g.node_count() - before;
-  return rule_firing{std::move(outputs), rule};
-}
-
-// Rule R tried on a node: its outputs when it matched, passed its condition and replaced the
-// node; else the closest attempt is kept in its record, for explain.
 template <class R>
-std::optional<rule_firing> try_rule(const rule_site& site) {
-  using P = std::remove_cvref_t<decltype(R::pattern)>;
-  if (site.node.op_type() != P::op.view()) return std::nullopt;
-  auto& g = site.g;
-  auto& record = record_of(site.r, R::name);
-  match<P> m;
-  m.bind_graph(g);
-  matcher<match<P>> walk(g, m);
-  if (!walk.match_node(R::pattern, site.node, site.inputs)) {
-    note_attempt(record, site, walk.progress.depth, false, std::move(walk.progress.why));
-    return std::nullopt;
+using pattern_of = std::remove_cvref_t<decltype(R::pattern)>;
+
+// A rule's condition and replacement, over what match_pattern found: all that is compiled per
+// rule (the matching, the report's records and the error handling are the engine's).
+template <class R>
+bool rule_condition(const match_data& found, std::string& why) {
+  const match<pattern_of<R>> m(found);
+  if constexpr (std::is_same_v<decltype(R::condition(m)), bool>) {
+    return R::condition(m);  // a no leaves the engine's "the condition is false"
+  } else {
+    verdict v = R::condition(m);
+    if (!v.ok) why = std::move(v.why);
+    return v.ok;
   }
-  if constexpr (requires { R::condition(m); }) {
-    if constexpr (std::is_same_v<decltype(R::condition(m)), bool>) {
-      // A plain bool says no as verdict(false) would, without a verdict made per rule.
-      if (!R::condition(m)) {
-        note_false(record, site, walk.progress.depth);
-        return std::nullopt;
-      }
-    } else {
-      const verdict v = R::condition(m);
-      if (!v.ok) {
-        note_refusal(record, site, walk.progress.depth, v.why);
-        return std::nullopt;
-      }
-    }
-  }
-  const auto before = g.node_count();
-  std::vector<ir::value> outs;
-  try {
-    outs = as_outputs(R::replace(g, m));
-  } catch (const error&) {
-    rethrow_from_rule(R::name);
-  }
-  return rule_fired(site, record, R::name, before, m.nodes().size(), std::move(outs));
+}
+template <class R>
+std::vector<ir::value> rule_replacement(ir::graph& g, const match_data& found) {
+  return as_outputs(R::replace(g, match<pattern_of<R>>(found)));
 }
 
-// The rules in their declared order: the first that fires takes the node.
-template <class Rules>
-std::optional<rule_firing> try_rules(const rule_site& site) {
-  std::optional<rule_firing> fired;
-  hana::for_each(Rules::rules, [&](auto type) {
-    using R = typename decltype(type)::type;
-    if (!fired) fired = try_rule<R>(site);
-  });
-  return fired;
-}
+template <class R>
+inline constexpr rule_entry entry_of{
+    R::name, pattern_elements<pattern_of<R>>, capture_count<pattern_of<R>>,
+    [] {
+      if constexpr (requires(const match<pattern_of<R>>& m) { R::condition(m); })
+        return &rule_condition<R>;
+      else
+        return static_cast<bool (*)(const match_data&, std::string&)>(nullptr);
+    }(),
+    &rule_replacement<R>};
+
+// A rule set's rules as the engine tries them, in their order.
+template <class List>
+inline constexpr std::array<rule_entry, 0> entries_of{};
+template <class... R>
+inline constexpr std::array<rule_entry, sizeof...(R)> entries_of<boost::mp11::mp_list<R...>>{
+    entry_of<R>...};
 
 // B's rules and node rewrites, as the engine calls them.
 template <Backend B, class Rules>
 backend_hooks hooks_for() {
-  backend_hooks hooks{B::name, {}, &try_rules<Rules>, nullptr};
-  hana::for_each(Rules::rules,
-                 [&](auto type) { hooks.rules.push_back(decltype(type)::type::name); });
+  backend_hooks hooks{B::name, entries_of<typename Rules::checked_list>, nullptr};
   hooks.rewrite_node = [](const options& o, node_log& log, ir::graph& g, const node& n) {
     return rewrite_node<B>(rewrite_env(o, &log), g, n);
   };

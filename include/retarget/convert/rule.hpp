@@ -1,7 +1,9 @@
 // Pattern rules: several nodes of a model become several others. A pattern names its ops and
-// captures as compile-time strings, checked against the ONNX schemas as g.op is; the captures
-// a rule reads form a Boost.Hana map keyed by those strings, so a misspelt capture does not
-// compile and each capture keeps its own type (a value, or a node of a known op).
+// captures as compile-time strings, checked against the ONNX schemas as g.op is; a Boost.Hana
+// map keyed by those strings gives each capture its slot and its type, so a misspelt capture
+// does not compile and each capture keeps its own type (a value, or a node of a known op).
+// Once checked, a pattern is data (detail/pattern_match.hpp): one function, compiled once,
+// matches every pattern, and a rule compiles into its condition and replacement only.
 //
 //   using namespace retarget::convert::literals;
 //   struct relu6 : rc::rule<"relu6"> {
@@ -18,6 +20,7 @@
 #ifndef RETARGET_CONVERT_RULE_HPP
 #define RETARGET_CONVERT_RULE_HPP
 
+#include <array>
 #include <boost/hana/at_key.hpp>
 #include <boost/hana/contains.hpp>
 #include <boost/hana/flatten.hpp>
@@ -26,6 +29,7 @@
 #include <boost/hana/insert.hpp>
 #include <boost/hana/map.hpp>
 #include <boost/hana/pair.hpp>
+#include <boost/hana/size.hpp>
 #include <boost/hana/string.hpp>
 #include <boost/hana/transform.hpp>
 #include <boost/hana/tuple.hpp>
@@ -35,8 +39,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <retarget/convert/detail/pattern_match.hpp>
 #include <retarget/convert/node.hpp>
-#include <retarget/convert/node_rewrite.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/graph.hpp>
@@ -202,23 +206,96 @@ constexpr auto captures_of(const op_pattern<O, N, K, C, I...>& p) {
   return hana::flatten(hana::make_tuple(own, inner));
 }
 
-// The storage of a pattern's captures: a hana::map from each name to a default value of its
-// type, the first use of a name deciding its type.
+// A pattern's captures: a hana::map from each name to its slot in a match and its type
+// (ir::value, or matched_node<Op>), the first use of a name deciding both. Only its type is
+// used: the checks of m["x"_v] and the pattern's flattening read it at compile time.
 template <class Pattern>
 constexpr auto capture_map_of(const Pattern& p) {
   return hana::fold_left(captures_of(p), hana::make_map(), [](auto map, auto pair) {
-    using T = typename decltype(+hana::second(pair))::type;
-    return hana::insert(map, hana::make_pair(hana::first(pair), T{}));
+    return hana::insert(map, hana::make_pair(hana::first(pair),
+                                             hana::make_pair(hana::size(map), hana::second(pair))));
   });
 }
+template <class Pattern>
+using capture_map_t = decltype(capture_map_of(std::declval<const Pattern&>()));
+
+template <class Pattern, fixed_string N>
+inline constexpr bool has_capture =
+    decltype(hana::contains(std::declval<capture_map_t<Pattern>>(), key_of<N>))::value;
+template <class Pattern, fixed_string N>
+using capture_entry_t =
+    std::remove_cvref_t<decltype(hana::at_key(std::declval<capture_map_t<Pattern>>(), key_of<N>))>;
+template <class Pattern, fixed_string N>
+inline constexpr std::size_t capture_slot_of =
+    std::remove_cvref_t<decltype(hana::first(std::declval<capture_entry_t<Pattern, N>>()))>::value;
+template <class Pattern, fixed_string N>
+using capture_type_t = typename std::remove_cvref_t<decltype(hana::second(
+    std::declval<capture_entry_t<Pattern, N>>()))>::type;
+template <class Pattern>
+inline constexpr std::size_t capture_count =
+    decltype(hana::size(std::declval<capture_map_t<Pattern>>()))::value;
+
+// The pieces of a pattern's subtree, itself included.
+template <class P>
+inline constexpr std::size_t extent_of = 1;
+template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+inline constexpr std::size_t extent_of<op_pattern<O, N, K, C, I...>> = 1 + (extent_of<I> + ... + 0);
+
+// A pattern flattened into the data match_pattern walks, depth first.
+template <class Pattern>
+struct flattener {
+  std::array<pattern_element, extent_of<Pattern>> out{};
+  std::size_t at = 0;
+
+  template <fixed_string N>
+  static constexpr std::int16_t slot() {
+    if constexpr (N.size() == 0)
+      return -1;
+    else
+      return static_cast<std::int16_t>(capture_slot_of<Pattern, N>);
+  }
+  constexpr void add(any_t) { out[at++] = {}; }
+  template <class Capture>
+  requires(requires { Capture::constant; }) constexpr void add(Capture) {
+    using kind = pattern_element::kind;
+    out[at++] = {Capture::constant ? kind::constant : kind::value,
+                 {},
+                 Capture::name.view(),
+                 slot<Capture::name>()};
+  }
+  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
+  constexpr void add(const op_pattern<O, N, K, C, I...>&) {
+    using P = op_pattern<O, N, K, C, I...>;
+    out[at++] = {pattern_element::kind::op,
+                 P::op.view(),
+                 P::name.view(),
+                 slot<N>(),
+                 static_cast<std::uint16_t>(extent_of<P>),
+                 static_cast<std::uint8_t>(sizeof...(I)),
+                 static_cast<std::uint8_t>(K),
+                 C};
+    (add(I{}), ...);
+  }
+};
+template <class Pattern>
+inline constexpr auto pattern_elements = [] {
+  static_assert(extent_of<Pattern> < 0x8000, "retarget: a pattern has too many pieces");
+  flattener<Pattern> f;
+  f.add(Pattern{});
+  return f.out;
+}();
 
 }  // namespace detail
 
-// The captures of one match of a rule's pattern, read by the literals that made them.
+// The captures of one match of a rule's pattern, read by the literals that made them: what a
+// rule's condition and replacement get as `m`.
 template <class Pattern>
 class match {
  public:
-  using map_type = decltype(detail::capture_map_of(std::declval<const Pattern&>()));
+  // Each capture's name, as a hana::string, to its slot and its type (a hana::type).
+  using capture_map = detail::capture_map_t<Pattern>;
+
+  explicit match(const detail::match_data& found) noexcept : found_(&found) {}
 
   template <fixed_string N>
   const ir::value& operator[](value_capture<N>) const {
@@ -229,53 +306,38 @@ class match {
     return value<N>();
   }
   template <fixed_string N>
-  const auto& operator[](node_key<N>) const {
-    constexpr auto key = detail::key_of<N>;
-    static_assert(decltype(hana::contains(std::declval<map_type>(), key))::value,
+  auto operator[](node_key<N>) const {
+    static_assert(detail::has_capture<Pattern, N>,
                   "retarget: capture name is not in the rule's pattern");
-    if constexpr (decltype(hana::contains(std::declval<map_type>(), key))::value) {
-      using T = std::remove_cvref_t<decltype(captures_[key])>;
+    if constexpr (detail::has_capture<Pattern, N>) {
+      using T = detail::capture_type_t<Pattern, N>;
       static_assert(!std::is_same_v<T, ir::value>,
                     "retarget: the capture is a value; read it with \"name\"_v or \"name\"_c");
-      return captures_[key];
-    } else {
-      return captures_;
+      if constexpr (!std::is_same_v<T, ir::value>)
+        return T{found_->slots[detail::capture_slot_of<Pattern, N>].node};
     }
   }
 
   // The graph being built, where the captured values live.
-  ir::graph& graph() const noexcept { return *graph_; }
+  ir::graph& graph() const noexcept { return *found_->graph; }
   // The matched nodes, the root first (then depth first, in the pattern's order).
-  const std::vector<ir::node_view>& nodes() const noexcept { return nodes_; }
-
-  map_type& captures() noexcept { return captures_; }
-  void bind_graph(ir::graph& g) noexcept { graph_ = &g; }
-  std::vector<ir::node_view>& matched_nodes() noexcept { return nodes_; }
+  const std::vector<ir::node_view>& nodes() const noexcept { return found_->nodes; }
 
  private:
   template <fixed_string N>
   const ir::value& value() const {
-    constexpr auto key = detail::key_of<N>;
-    static_assert(decltype(hana::contains(std::declval<map_type>(), key))::value,
+    static_assert(detail::has_capture<Pattern, N>,
                   "retarget: capture name is not in the rule's pattern");
-    if constexpr (decltype(hana::contains(std::declval<map_type>(), key))::value) {
-      const auto& v = captures_[key];
-      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, ir::value>) {
-        return v;
-      } else {
-        static_assert(std::is_same_v<std::remove_cvref_t<decltype(v)>, ir::value>,
-                      "retarget: the capture is a node; read it with \"name\"_n");
-        return empty_;
-      }
+    if constexpr (detail::has_capture<Pattern, N>) {
+      static_assert(std::is_same_v<detail::capture_type_t<Pattern, N>, ir::value>,
+                    "retarget: the capture is a node; read it with \"name\"_n");
+      return found_->slots[detail::capture_slot_of<Pattern, N>].value;
     } else {
-      return empty_;
+      return found_->slots.front().value;
     }
   }
 
-  map_type captures_{};
-  ir::graph* graph_ = nullptr;
-  std::vector<ir::node_view> nodes_;
-  ir::value empty_{};
+  const detail::match_data* found_;
 };
 
 // What a condition says: yes, or no and why (shown by --explain).
@@ -327,7 +389,8 @@ struct rule_set_check {
                 "retarget: a rule_set holds rules (types derived from retarget::convert::rule "
                 "with a `pattern` made by rc::op)");
   static_assert(names_unique<Rules...>(), "retarget: two rules of a rule_set share a name");
-  static constexpr bool value = true;
+  // Whether the rules can be read as rules: with a non-rule, nothing reads them further.
+  static constexpr bool value = (Rule<Rules> && ...);
 };
 }  // namespace detail
 
@@ -358,6 +421,8 @@ struct rule_set {
   // Both read `checked`, so naming either runs the checks.
   static constexpr auto rules = (void(checked), detail::hana_types(rule_list{}));
   static constexpr std::size_t size = checked ? boost::mp11::mp_size<rule_list>::value : 0;
+  // The rules, once checked; none when an entry is not a rule.
+  using checked_list = std::conditional_t<checked, rule_list, boost::mp11::mp_list<>>;
 };
 
 // Specialize for a backend: template <> struct rules_for<my_engine> : rule_set<...> {};
@@ -386,148 +451,6 @@ struct first_rules<Chain, true> {
 // The rules of the first backend of B's fallback chain that declares some; none otherwise.
 template <Backend B>
 using rules_of_t = typename detail::first_rules<fallback_chain_t<B>>::type;
-
-// ---- Matching ----
-
-// How far an attempt got: the ops matched before it failed, and why it failed.
-struct attempt {
-  std::size_t depth = 0;
-  std::string why;
-};
-
-namespace detail {
-
-// Why an attempt stopped, given the node it stopped at as messages name it. Written once
-// here, out of line, rather than in each rule's matcher: a message built in a template is
-// compiled again for every pattern.
-[[gnu::noinline]] inline std::string wrong_op(std::string_view op, const std::string& found) {
-  return "expected " + std::string(op) + ", found " + found;
-}
-[[gnu::noinline]] inline std::string too_many_inputs(const std::string& node, std::size_t has,
-                                                     std::size_t expected) {
-  return node + " has " + std::to_string(has) + " inputs, the pattern " + std::to_string(expected);
-}
-[[gnu::noinline]] inline std::string input_text(std::size_t index, const std::string& node) {
-  return "input " + std::to_string(index) + " of " + node;
-}
-[[gnu::noinline]] inline std::string absent_input(std::size_t index, const std::string& node,
-                                                  std::string_view expects) {
-  return input_text(index, node) + " is absent" +
-         (expects.empty() ? "" : ", the pattern expects " + std::string(expects));
-}
-[[gnu::noinline]] inline std::string not_constant(std::size_t index, const std::string& node,
-                                                  const ir::value& v, std::string_view capture) {
-  return input_text(index, node) + " ('" + v.name() + "') is not a constant, as \"" +
-         std::string(capture) + "\"_c requires";
-}
-[[gnu::noinline]] inline std::string bound_twice(std::string_view capture, const ir::value& bound,
-                                                 const ir::value& v) {
-  return "\"" + std::string(capture) + "\" is bound to '" + bound.name() + "' and to '" + v.name() +
-         "'";
-}
-[[gnu::noinline]] inline std::string not_an_output(std::size_t index, const std::string& node,
-                                                   const ir::value& v, std::string_view expects) {
-  return input_text(index, node) + " ('" + v.name() +
-         "') is not a node's output, the pattern expects " + std::string(expects);
-}
-[[gnu::noinline]] inline std::string not_output_k(const ir::value& v, std::size_t k,
-                                                  const std::string& producer) {
-  return "'" + v.name() + "' is not output " + std::to_string(k) + " of " + producer;
-}
-
-// Whether any input from `from` on is present: a pattern of `from` inputs then fails.
-inline bool has_input_from(const std::vector<ir::value>& inputs, std::size_t from) {
-  for (std::size_t i = from; i < inputs.size(); ++i)
-    if (inputs[i].valid()) return true;
-  return false;
-}
-
-template <class Match>
-class matcher {
- public:
-  matcher(ir::graph& g, Match& m) : g_(g), m_(m) {}
-
-  attempt progress;
-
-  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-  bool match_node(const op_pattern<O, N, K, C, I...>& p, const ir::node_view& node,
-                  const std::vector<ir::value>& inputs) {
-    if (node.op_type() != O.view() || !node.in_default_domain())
-      return fail(wrong_op(O.view(), node.describe()));
-    if constexpr (N.size() != 0) m_.captures()[key_of<N>] = matched_node<O>{node};
-    if (has_input_from(inputs, sizeof...(I)))
-      return fail(too_many_inputs(node.describe(), inputs.size(), sizeof...(I)));
-    m_.matched_nodes().push_back(node);
-    ++progress.depth;
-    const auto at = [&](std::size_t i) { return i < inputs.size() ? inputs[i] : ir::value{}; };
-    auto in_order = [&](std::size_t a, std::size_t b) {
-      bool ok = true;
-      std::size_t i = 0;
-      hana::for_each(p.inputs, [&](const auto& sub) {
-        if (!ok) return;
-        const std::size_t index = i++;
-        const std::size_t from = index == 0 ? a : index == 1 ? b : index;
-        ok = match_value(sub, at(from), node, index);
-      });
-      return ok;
-    };
-    if constexpr (C && sizeof...(I) == 2) {
-      const auto saved = m_.captures();
-      const auto nodes = m_.matched_nodes().size();
-      const auto depth = progress.depth;
-      if (in_order(0, 1)) return true;
-      m_.captures() = saved;
-      m_.matched_nodes().erase(m_.matched_nodes().begin() + static_cast<std::ptrdiff_t>(nodes),
-                               m_.matched_nodes().end());
-      progress.depth = depth;
-      return in_order(1, 0);
-    } else {
-      return in_order(0, 1);
-    }
-  }
-
- private:
-  bool fail(std::string why) {
-    progress.why = std::move(why);
-    return false;
-  }
-
-  bool match_value(any_t, const ir::value&, const ir::node_view&, std::size_t) { return true; }
-
-  template <class Capture>
-  requires(requires {
-    Capture::constant;
-  }) bool match_value(Capture, const ir::value& v, const ir::node_view& node, std::size_t index) {
-    if (!v.valid()) return fail(absent_input(index, node.describe(), {}));
-    if (Capture::constant && !g_.constant_data(v))
-      return fail(not_constant(index, node.describe(), v, Capture::name.view()));
-    auto& slot = m_.captures()[key_of<Capture::name>];
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(slot)>, ir::value>) {
-      if (slot.valid() && !(slot == v)) return fail(bound_twice(Capture::name.view(), slot, v));
-      slot = v;
-    }
-    return true;
-  }
-
-  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-  bool match_value(const op_pattern<O, N, K, C, I...>& p, const ir::value& v,
-                   const ir::node_view& node, std::size_t index) {
-    if (!v.valid()) return fail(absent_input(index, node.describe(), O.view()));
-    const auto producer = g_.producer(v);
-    if (!producer) return fail(not_an_output(index, node.describe(), v, O.view()));
-    if (K >= producer->output_count() || producer->output(K) != v.name())
-      return fail(not_output_k(v, K, producer->describe()));
-    std::vector<ir::value> inputs;
-    for (const auto& name : producer->inputs())
-      inputs.push_back(name.empty() ? ir::value{} : g_.find(name));
-    return match_node(p, *producer, inputs);
-  }
-
-  ir::graph& g_;
-  Match& m_;
-};
-
-}  // namespace detail
 
 }  // namespace retarget::convert
 

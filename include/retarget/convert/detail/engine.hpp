@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <retarget/convert/detail/pattern_match.hpp>
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/options.hpp>
 #include <retarget/convert/report.hpp>
@@ -16,6 +17,7 @@
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/topology.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,12 +66,22 @@ struct rule_firing {
   std::string_view rule;
 };
 
+// A pattern rule as the engine tries it: its pattern as data, and the two functions compiled
+// for it (convert.hpp's entry_of<R>).
+struct rule_entry {
+  std::string_view name;
+  std::span<const pattern_element> pattern;
+  std::size_t captures = 0;
+  // Whether the match passes the rule's condition; on a no, it may say why. Null: none.
+  bool (*condition)(const match_data&, std::string& why) = nullptr;
+  // The root's outputs, from the replacement the rule emitted into the graph.
+  std::vector<ir::value> (*replace)(ir::graph&, const match_data&) = nullptr;
+};
+
 // What a backend adds to the engine.
 struct backend_hooks {
   std::string_view backend;
-  std::vector<std::string_view> rules;  // their names, in order, for the report
-  // The first of the rules that matches the node, applied; nullopt when none does.
-  std::optional<rule_firing> (*try_rules)(const rule_site&);
+  std::span<const rule_entry> rules;  // tried in order: the first that fires takes the node
   // The node rebuilt through its op's node rewrite (the origin emits it unchanged).
   std::vector<ir::value> (*rewrite_node)(const options&, node_log&, ir::graph&, const node&);
 };

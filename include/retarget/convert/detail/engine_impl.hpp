@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <map>
+#include <optional>
 #include <retarget/convert/detail/engine.hpp>
 #include <retarget/convert/evaluate.hpp>
 #include <retarget/convert/quirk.hpp>
@@ -45,6 +47,76 @@ inline bool same_node(const ir::node_view& rebuilt, const ir::node_view& source)
     if (!before[i].has_subgraph() && !after[i].same_as(before[i])) return false;
   return true;
 }
+// ---- Rules ----
+
+// The report's record of a rule, added when it has none.
+inline rule_record& record_of(report& r, std::string_view name) {
+  for (auto& record : r.rules)
+    if (record.name == name) return record;
+  r.rules.emplace_back().name = name;
+  return r.rules.back();
+}
+
+// The closest attempt, kept for explain: a whole match refused by the condition beats any
+// partial one.
+inline void note_attempt(rule_record& record, const rule_site& site, std::size_t depth,
+                         bool matched, std::string why) {
+  if (record.fired) return;
+  if (!record.closest_at.empty() &&
+      std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
+    return;
+  record.closest_at = site.node.describe();
+  record.closest_depth = depth;
+  record.closest_matched = matched;
+  record.closest_why = std::move(why);
+}
+
+// Rule `rule` tried on a node: its outputs when it matched, passed its condition and replaced
+// the node, the nodes it made marked with its name; else the closest attempt is kept in its
+// record, for explain.
+inline std::optional<rule_firing> try_rule(const rule_entry& rule, const rule_site& site) {
+  auto& g = site.g;
+  auto& record = record_of(site.r, rule.name);
+  match_data found;
+  found.slots.resize(rule.captures);
+  attempt progress;
+  if (!match_pattern(rule.pattern, g, site.node, site.inputs, found, progress)) {
+    note_attempt(record, site, progress.depth, false, std::move(progress.why));
+    return std::nullopt;
+  }
+  if (rule.condition) {
+    std::string why = "the condition is false";
+    if (!rule.condition(found, why)) {
+      note_attempt(record, site, progress.depth, true, "the condition said no: " + why);
+      return std::nullopt;
+    }
+  }
+  const auto before = g.node_count();
+  std::vector<ir::value> outputs;
+  try {
+    outputs = rule.replace(g, found);
+  } catch (const error& e) {
+    // A retarget::error out of a rule's replacement names the rule.
+    std::throw_with_nested(error("retarget: rule " + std::string(rule.name) + ": " +
+                                 std::string(retarget::reason_of(e))));
+  }
+  for (std::size_t i = before; i < g.node_count(); ++i)
+    g.set_doc_string(i, "retarget: made by rule " + std::string(rule.name));
+  ++record.fired;
+  record.nodes_matched += found.nodes.size();
+  record.nodes_created += g.node_count() - before;
+  return rule_firing{std::move(outputs), rule.name};
+}
+
+// The rules in their order: the first that fires takes the node.
+inline std::optional<rule_firing> try_rules(std::span<const rule_entry> rules,
+                                            const rule_site& site) {
+  for (const auto& rule : rules)
+    if (site.node.op_type() == rule.pattern.front().op)
+      if (auto fired = try_rule(rule, site)) return fired;
+  return std::nullopt;
+}
+
 // One pass: the source graph rebuilt into a new one.
 class rebuilder {
  public:
@@ -155,7 +227,7 @@ class rebuilder {
     if (ir::is_standard_domain(node.domain())) g.schema_of(node);
     if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
     if (main_graph && standard) {
-      if (auto fired = hooks_.try_rules({g, node, inputs, report_})) {
+      if (auto fired = try_rules(hooks_.rules, {g, node, inputs, report_})) {
         bind_outputs(node, fired->outputs, "rule " + std::string(fired->rule));
         changed = true;
         return;
@@ -286,7 +358,7 @@ RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
   report r;
   r.backend = std::string(hooks.backend);
   r.nodes_before = ir::node_count(source);
-  for (const auto name : hooks.rules) r.rules.emplace_back().name = name;
+  for (const auto& rule : hooks.rules) r.rules.emplace_back().name = rule.name;
 
   ir::model current = std::move(source);
   bool changed = true;
