@@ -25,13 +25,11 @@
 #include <boost/hana/contains.hpp>
 #include <boost/hana/flatten.hpp>
 #include <boost/hana/fold_left.hpp>
-#include <boost/hana/for_each.hpp>
 #include <boost/hana/insert.hpp>
 #include <boost/hana/map.hpp>
 #include <boost/hana/pair.hpp>
 #include <boost/hana/size.hpp>
 #include <boost/hana/string.hpp>
-#include <boost/hana/transform.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 #include <boost/mp11/algorithm.hpp>
