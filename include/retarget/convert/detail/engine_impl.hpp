@@ -49,14 +49,6 @@ inline bool same_node(const ir::node_view& rebuilt, const ir::node_view& source)
 }
 // ---- Rules ----
 
-// The report's record of a rule, added when it has none.
-inline rule_record& record_of(report& r, std::string_view name) {
-  for (auto& record : r.rules)
-    if (record.name == name) return record;
-  r.rules.emplace_back().name = name;
-  return r.rules.back();
-}
-
 // The closest attempt, kept for explain: a whole match refused by the condition beats any
 // partial one.
 inline void note_attempt(rule_record& record, const rule_site& site, std::size_t depth,
@@ -74,9 +66,9 @@ inline void note_attempt(rule_record& record, const rule_site& site, std::size_t
 // Rule `rule` tried on a node: its outputs when it matched, passed its condition and replaced
 // the node, the nodes it made marked with its name; else the closest attempt is kept in its
 // record, for explain.
-inline std::optional<rule_firing> try_rule(const rule_entry& rule, const rule_site& site) {
+inline std::optional<rule_firing> try_rule(const rule_entry& rule, rule_record& record,
+                                           const rule_site& site) {
   auto& g = site.g;
-  auto& record = record_of(site.r, rule.name);
   match_data found;
   found.slots.resize(rule.captures);
   attempt progress;
@@ -108,12 +100,13 @@ inline std::optional<rule_firing> try_rule(const rule_entry& rule, const rule_si
   return rule_firing{std::move(outputs), rule.name};
 }
 
-// The rules in their order: the first that fires takes the node.
+// The rules in their order: the first that fires takes the node. The report holds one record
+// per rule, in the same order (convert_with makes them).
 inline std::optional<rule_firing> try_rules(std::span<const rule_entry> rules,
                                             const rule_site& site) {
-  for (const auto& rule : rules)
-    if (site.node.op_type() == rule.pattern.front().op)
-      if (auto fired = try_rule(rule, site)) return fired;
+  for (std::size_t i = 0; i < rules.size(); ++i)
+    if (site.node.op_type() == rules[i].pattern.front().op)
+      if (auto fired = try_rule(rules[i], site.r.rules[i], site)) return fired;
   return std::nullopt;
 }
 
