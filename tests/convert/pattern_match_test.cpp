@@ -48,11 +48,11 @@ TEST(PatternMatchData, FlattensAPatternDepthFirstWithOneSlotPerName) {
   constexpr auto& e = rc::detail::pattern_elements<P>;
   static_assert(e.size() == 4 && rc::detail::capture_count<P> == 2);
   EXPECT_EQ(e[0].op, "Add");
-  EXPECT_EQ(e[0].extent, 4);
-  EXPECT_EQ(e[0].inputs, 2);
+  EXPECT_EQ(e[0].extent, 4u);
+  EXPECT_EQ(e[0].inputs, 2u);
   EXPECT_EQ(e[1].op, "Neg");
   EXPECT_EQ(e[1].capture, "n");
-  EXPECT_EQ(e[1].extent, 2);
+  EXPECT_EQ(e[1].extent, 2u);
   EXPECT_EQ(e[2].capture, "x");
   EXPECT_EQ(e[3].capture, "x");
   EXPECT_EQ(e[2].slot, e[3].slot);  // one name, one slot

@@ -246,11 +246,11 @@ struct flattener {
   std::size_t at = 0;
 
   template <fixed_string N>
-  static constexpr std::int16_t slot() {
+  static constexpr std::ptrdiff_t slot() {
     if constexpr (N.size() == 0)
       return -1;
     else
-      return static_cast<std::int16_t>(capture_slot_of<Pattern, N>);
+      return static_cast<std::ptrdiff_t>(capture_slot_of<Pattern, N>);
   }
   constexpr void add(any_t) { out[at++] = {}; }
   template <class Capture>
@@ -268,16 +268,15 @@ struct flattener {
                  P::op.view(),
                  P::name.view(),
                  slot<N>(),
-                 static_cast<std::uint16_t>(extent_of<P>),
-                 static_cast<std::uint8_t>(sizeof...(I)),
-                 static_cast<std::uint8_t>(K),
+                 extent_of<P>,
+                 sizeof...(I),
+                 K,
                  C};
     (add(I{}), ...);
   }
 };
 template <class Pattern>
 inline constexpr auto pattern_elements = [] {
-  static_assert(extent_of<Pattern> < 0x8000, "retarget: a pattern has too many pieces");
   flattener<Pattern> f;
   f.add(Pattern{});
   return f.out;

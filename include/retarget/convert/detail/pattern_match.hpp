@@ -33,10 +33,10 @@ struct pattern_element {
   kind what = kind::any;
   std::string_view op;       // kind::op: the op type, of the default domain
   std::string_view capture;  // the name it binds ("" for none), for messages
-  std::int16_t slot = -1;    // the capture's slot in match_data::slots, -1 for none
-  std::uint16_t extent = 1;  // the pieces of the subtree that starts here, itself included
-  std::uint8_t inputs = 0;   // kind::op: how many input subtrees follow
-  std::uint8_t output = 0;   // kind::op: which of the node's outputs its consumer reads
+  std::ptrdiff_t slot = -1;  // the capture's slot in match_data::slots, -1 for none
+  std::size_t extent = 1;    // the pieces of the subtree that starts here, itself included
+  std::size_t inputs = 0;    // kind::op: how many input subtrees follow
+  std::size_t output = 0;    // kind::op: which of the node's outputs its consumer reads
   bool commutative = false;  // kind::op: two inputs, matched either way round
 };
 
