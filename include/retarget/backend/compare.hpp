@@ -99,14 +99,14 @@ tensor_map run_model(const run_target& target, const tensor_map& inputs,
 
 // Each expected output against the actual one of the same name; one the engine did not give
 // is incomparable.
-RETARGET_COMPILED_DECL std::vector<output_comparison> compare_outputs(const tensor_map& actual,
-                                                                      const tensor_map& expected,
-                                                                      tolerance tol);
+RETARGET_LAZY_DECL std::vector<output_comparison> compare_outputs(const tensor_map& actual,
+                                                                  const tensor_map& expected,
+                                                                  tolerance tol);
 
 namespace detail {
 
 // The engine's words without retarget's prefix, on one line.
-RETARGET_COMPILED_DECL std::string one_line_reason(const std::exception& e);
+RETARGET_LAZY_DECL std::string one_line_reason(const std::exception& e);
 
 }  // namespace detail
 
@@ -166,7 +166,7 @@ namespace detail {
 // The model with the inferred types of its intermediate values, where ONNX can infer them; a
 // model its checker refuses is taken as it is. Mapped weights stay mapped: the models that
 // expose its values share them, and saving streams them.
-RETARGET_COMPILED_DECL ir::model with_value_types(ir::model m);
+RETARGET_LAZY_DECL ir::model with_value_types(ir::model m);
 
 // Runs `m` with `names` among its outputs; when the engine fails, the names are split in
 // halves until each refused one is found. Every value given lands in `got`.
@@ -196,9 +196,9 @@ void run_exposing(const ir::model& m, const std::string& engine, std::span<const
 
 // The values the candidate's nodes make that the reference's make too, in the candidate's
 // order; the others go to b.unmatched, and b.values counts both.
-RETARGET_COMPILED_DECL std::vector<std::string> values_of_both(const ir::model_view& reference,
-                                                               const ir::model_view& candidate,
-                                                               bisection& b);
+RETARGET_LAZY_DECL std::vector<std::string> values_of_both(const ir::model_view& reference,
+                                                           const ir::model_view& candidate,
+                                                           bisection& b);
 
 // What the bisection says of each value of the candidate: its difference where both runs
 // gave it, else why not.
@@ -221,8 +221,8 @@ class value_reporter {
 
 // Each node's outputs reported, counting the compared ones in b; the first node with an
 // output that diverges becomes b.first, with its inputs reported too.
-RETARGET_COMPILED_DECL void find_first_divergence(const ir::model_view& candidate,
-                                                  const value_reporter& report, bisection& b);
+RETARGET_LAZY_DECL void find_first_divergence(const ir::model_view& candidate,
+                                              const value_reporter& report, bisection& b);
 
 }  // namespace detail
 

@@ -26,6 +26,27 @@
 #else
 #define RETARGET_COMPILED_DECL inline
 #endif
+// The same for a function that no header calls from a non-template: header-only it is a
+// template of an unused parameter, so that its body, and every template that body uses, is
+// compiled only in a unit that calls it (an inline function's is compiled wherever its header
+// is included). The declaration takes RETARGET_LAZY_DECL, the definition RETARGET_LAZY_DEF; a
+// helper of such definitions, defined once in a detail/*_impl.hpp (a function, or a member
+// function of a class only they use), RETARGET_LAZY_HELPER.
+#if defined(RETARGET_SEPARATE_COMPILATION)
+#define RETARGET_LAZY_DECL
+#define RETARGET_LAZY_DEF
+#define RETARGET_LAZY_HELPER inline
+#else
+#define RETARGET_LAZY_DECL \
+  template <class = void>  \
+  inline
+#define RETARGET_LAZY_DEF \
+  template <class>        \
+  inline
+#define RETARGET_LAZY_HELPER \
+  template <class = void>    \
+  inline
+#endif
 #if !defined(RETARGET_SEPARATE_COMPILATION) || defined(RETARGET_COMPILING_LIBRARY)
 #define RETARGET_COMPILED_DEFINITIONS 1
 #endif

@@ -77,8 +77,10 @@ struct function_kind {
 }  // namespace detail
 
 // Derive a function object from rewritable<Self, "name"> and give it an origin(...) member.
+// An alias, not a class of its own: each class a rewritable instantiates costs every unit that
+// declares it compile time, and one with a string argument costs most.
 template <class Derived, fixed_string Name = "">
-struct rewritable : detail::rewritable_base<Derived, Name, detail::function_kind> {};
+using rewritable = detail::rewritable_base<Derived, Name, detail::function_kind>;
 
 }  // namespace retarget
 

@@ -427,7 +427,7 @@ struct rewritable_base {
 // are core's). Kind gives `static constexpr rewrite_kind kind`, `template <class F, class B>
 // using rewrite` (the registry a rewrite specializes) and `call_origin(fn, ctx, args...)`.
 template <class Derived, fixed_string Name, class Kind>
-struct rewritable_of_kind : detail::rewritable_base<Derived, Name, Kind> {};
+using rewritable_of_kind = detail::rewritable_base<Derived, Name, Kind>;
 
 }  // namespace retarget
 

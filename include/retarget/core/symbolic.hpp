@@ -70,8 +70,9 @@ struct symbolic_kind {
 }  // namespace detail
 
 // Derive an op from symbolic_op<Self, "name"> and give it a symbolic(g, ...) member.
+// (An alias, as rewritable is.)
 template <class Derived, fixed_string Name = "">
-struct symbolic_op : detail::rewritable_base<Derived, Name, detail::symbolic_kind> {};
+using symbolic_op = detail::rewritable_base<Derived, Name, detail::symbolic_kind>;
 
 }  // namespace retarget
 

@@ -21,14 +21,14 @@
 namespace retarget::ir {
 
 // A Constant of shape [n] holding the int64 values: for Reshape's shape, Slice's starts, axes.
-RETARGET_COMPILED_DECL value ints_constant(graph_base& g, const std::vector<std::int64_t>& values);
+RETARGET_LAZY_DECL value ints_constant(graph_base& g, const std::vector<std::int64_t>& values);
 
 // A Constant holding one int64, of shape [] (a scalar).
-RETARGET_COMPILED_DECL value int_scalar(graph_base& g, std::int64_t v);
+RETARGET_LAZY_DECL value int_scalar(graph_base& g, std::int64_t v);
 
 // A scalar Constant of x's element type holding v: float64, int64, int32 and bool are kept;
 // any other type (float32, or not known) is given float32.
-RETARGET_COMPILED_DECL value scalar_like(graph_base& g, const value& x, double v);
+RETARGET_LAZY_DECL value scalar_like(graph_base& g, const value& x, double v);
 
 }  // namespace retarget::ir
 

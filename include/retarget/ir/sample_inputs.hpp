@@ -35,26 +35,25 @@ struct model_input {
 };
 
 // The model's inputs in order, without those an initializer gives (weights).
-RETARGET_COMPILED_DECL std::vector<model_input> inputs_of(const model& m);
+RETARGET_LAZY_DECL std::vector<model_input> inputs_of(const model& m);
 
 // The dims to feed `in` with: its static dims, and the dynamic ones from `given` (a whole
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.
-RETARGET_COMPILED_DECL dims_t concrete_dims(const model_input& in,
-                                            const std::optional<dims_t>& given);
+RETARGET_LAZY_DECL dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given);
 
 // Why `t` cannot feed `in` (its element type or its dims), or "" when it can.
-RETARGET_COMPILED_DECL std::string mismatch(const model_input& in, const tensor& t);
+RETARGET_LAZY_DECL std::string mismatch(const model_input& in, const tensor& t);
 
 // retarget::error "FILE does not fit MODEL: why" when `t`, read from `file`, cannot feed `in`
 // of the model read from `model_file`: how the tool and the backend consoles refuse an input.
-RETARGET_COMPILED_DECL void check_fits(const model_input& in, const tensor& t,
-                                       const std::filesystem::path& file,
-                                       const std::filesystem::path& model_file);
+RETARGET_LAZY_DECL void check_fits(const model_input& in, const tensor& t,
+                                   const std::filesystem::path& file,
+                                   const std::filesystem::path& model_file);
 
 // A tensor of random values from `seed`: floating-point uniform in [-1, 1), integers uniform
 // in [0, 10) (small enough to be valid indices and counts of small axes), bools 0 or 1.
-RETARGET_COMPILED_DECL tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed);
+RETARGET_LAZY_DECL tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed);
 
 // The most bytes sample_input makes for one input: a model may declare a dim of 100000, but
 // 112 GiB of random numbers is not an input to test it with.
@@ -63,12 +62,12 @@ inline constexpr std::uint64_t sample_limit = std::uint64_t{1} << 30;
 // A random tensor for the input: its numbers depend on the seed and the input's name only,
 // not on the model's other inputs. retarget::error, before anything is allocated, when it
 // would be bigger than sample_limit.
-RETARGET_COMPILED_DECL tensor sample_input(const model_input& in, const dims_t& dims,
-                                           std::uint64_t seed);
+RETARGET_LAZY_DECL tensor sample_input(const model_input& in, const dims_t& dims,
+                                       std::uint64_t seed);
 
 // Every input the model takes: from `given` where it is there (checked to fit), else a random
 // tensor (sample_input) of the dims in `shapes`, which a dynamic dim needs.
-RETARGET_COMPILED_DECL std::map<std::string, tensor> sample_inputs(
+RETARGET_LAZY_DECL std::map<std::string, tensor> sample_inputs(
     const model& m, const std::map<std::string, dims_t>& shapes, std::uint64_t seed,
     std::map<std::string, tensor> given = {});
 

@@ -207,7 +207,7 @@ inline std::size_t& schema_generation() {
 }
 
 // The op names of a domain, for the suggestions of an unknown-op error, in name order.
-RETARGET_COMPILED_DECL std::vector<std::string> op_names_of(const std::string& domain);
+RETARGET_LAZY_DECL std::vector<std::string> op_names_of(const std::string& domain);
 
 }  // namespace detail
 
@@ -217,7 +217,7 @@ RETARGET_COMPILED_DECL void same_as_first_input(onnx::InferenceContext& ctx);
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
 // known domains. Safe to call from several threads and more than once, and while other threads
 // emit, check or infer: they wait while a schema is added.
-RETARGET_COMPILED_DECL void register_schemas(std::span<const op_schema> list);
+RETARGET_LAZY_DECL void register_schemas(std::span<const op_schema> list);
 
 }  // namespace retarget::ir
 

@@ -13,9 +13,9 @@
 namespace retarget::symbolics {
 
 // One ONNX node each, of the op's name (their bodies: detail/elementwise_impl.hpp).
-#define RETARGET_UNARY_SYMBOLIC(type, name)          \
-  struct type : symbolic_op<type, name> {            \
-    static value symbolic(graph& g, const value& x); \
+#define RETARGET_UNARY_SYMBOLIC(type, name)                             \
+  struct type : symbolic_op<type, name> {                               \
+    RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x); \
   };
 RETARGET_UNARY_SYMBOLIC(neg, "neg")
 RETARGET_UNARY_SYMBOLIC(relu, "relu")
@@ -23,9 +23,9 @@ RETARGET_UNARY_SYMBOLIC(sigmoid, "sigmoid")
 RETARGET_UNARY_SYMBOLIC(tanh, "tanh")
 #undef RETARGET_UNARY_SYMBOLIC
 
-#define RETARGET_BINARY_SYMBOLIC(type, name)                         \
-  struct type : symbolic_op<type, name> {                            \
-    static value symbolic(graph& g, const value& a, const value& b); \
+#define RETARGET_BINARY_SYMBOLIC(type, name)                                            \
+  struct type : symbolic_op<type, name> {                                               \
+    RETARGET_LAZY_DECL static value symbolic(graph& g, const value& a, const value& b); \
   };
 RETARGET_BINARY_SYMBOLIC(add, "add")
 RETARGET_BINARY_SYMBOLIC(sub, "sub")
@@ -37,16 +37,16 @@ RETARGET_BINARY_SYMBOLIC(matmul, "matmul")
 
 struct gelu : symbolic_op<gelu, "gelu"> {
   // x * 0.5 * (1 + erf(x / sqrt(2))), the form torch exports before opset 20.
-  static value symbolic(graph& g, const value& x);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x);
 };
 struct silu : symbolic_op<silu, "silu"> {
-  static value symbolic(graph& g, const value& x);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x);
 };
 struct leaky_relu : symbolic_op<leaky_relu, "leaky_relu"> {
-  static value symbolic(graph& g, const value& x, double slope = 0.01);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, double slope = 0.01);
 };
 struct hardswish : symbolic_op<hardswish, "hardswish"> {
-  static value symbolic(graph& g, const value& x);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x);
 };
 namespace detail {
 // Softmax or LogSoftmax over `dim`. Before opset 13 the op coerces its input to 2-D at the
@@ -71,23 +71,24 @@ value softmax_over(graph& g, const value& x, std::int64_t dim, Emit emit, const 
 }  // namespace detail
 
 struct softmax : symbolic_op<softmax, "softmax"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim);
 };
 struct log_softmax : symbolic_op<log_softmax, "log_softmax"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim);
 };
 
 struct where : symbolic_op<where, "where"> {
-  static value symbolic(graph& g, const value& c, const value& a, const value& b);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& c, const value& a,
+                                           const value& b);
 };
 
 struct clamp : symbolic_op<clamp, "clamp"> {
-  static value symbolic(graph& g, const value& x, std::optional<double> lo,
-                        std::optional<double> hi = std::nullopt);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::optional<double> lo,
+                                           std::optional<double> hi = std::nullopt);
 };
 
 struct cast : symbolic_op<cast, "cast"> {
-  static value symbolic(graph& g, const value& x, ir::dtype to);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, ir::dtype to);
 };
 
 }  // namespace retarget::symbolics

@@ -27,7 +27,7 @@ using ir::normalized_axis;
 using ir::scalar_like;
 
 // Throws, naming `what`, unless g targets opset `at_least` or later.
-RETARGET_COMPILED_DECL void require_opset(const ir::graph& g, int at_least, const char* what);
+RETARGET_LAZY_DECL void require_opset(const ir::graph& g, int at_least, const char* what);
 
 }  // namespace retarget::symbolics
 

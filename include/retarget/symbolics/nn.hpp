@@ -18,24 +18,24 @@ namespace detail {
 // ONNX's shape inference lets weights that do not fit the input pass (Conv of 4 channels with
 // 3-channel weights, Gemm with a mismatched K): the model would fail only when run. Where the
 // sizes are static, the op refuses them here and names both.
-RETARGET_COMPILED_DECL std::string shape_text(const value& v);
-RETARGET_COMPILED_DECL std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis);
-RETARGET_COMPILED_DECL void check_bias(const char* op, const std::optional<value>& b,
-                                       const value& w, std::optional<std::int64_t> out);
-RETARGET_COMPILED_DECL void check_conv_weight(const char* op, const value& x, const value& w,
-                                              const std::optional<value>& b, std::int64_t groups,
-                                              bool transposed);
+RETARGET_LAZY_DECL std::string shape_text(const value& v);
+RETARGET_LAZY_DECL std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis);
+RETARGET_LAZY_DECL void check_bias(const char* op, const std::optional<value>& b, const value& w,
+                                   std::optional<std::int64_t> out);
+RETARGET_LAZY_DECL void check_conv_weight(const char* op, const value& x, const value& w,
+                                          const std::optional<value>& b, std::int64_t groups,
+                                          bool transposed);
 // A name no value of g has yet: `base`, or `base_1`, `base_2`, ...
-RETARGET_COMPILED_DECL std::string fresh_name(const ir::graph_base& g, const std::string& base);
+RETARGET_LAZY_DECL std::string fresh_name(const ir::graph_base& g, const std::string& base);
 
 // A 2-D tensor stored in raw form in memory, transposed; nullopt for another.
-RETARGET_COMPILED_DECL std::optional<ir::tensor> transposed(const ir::tensor_view& t);
+RETARGET_LAZY_DECL std::optional<ir::tensor> transposed(const ir::tensor_view& t);
 
 }  // namespace detail
 
 struct linear : symbolic_op<linear, "linear"> {
-  static value symbolic(graph& g, const value& x, const value& w,
-                        const std::optional<value>& b = std::nullopt);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const value& w,
+                                           const std::optional<value>& b = std::nullopt);
 };
 
 struct conv_options {
@@ -47,32 +47,35 @@ struct conv_options {
 };
 
 namespace detail {
-RETARGET_COMPILED_DECL ints repeated(const ints& v, std::size_t n, std::int64_t fill);
+RETARGET_LAZY_DECL ints repeated(const ints& v, std::size_t n, std::int64_t fill);
 // The spatial dims of a weight of shape (out, in, k...).
-RETARGET_COMPILED_DECL ints kernel_of(const value& w);
-RETARGET_COMPILED_DECL ints symmetric_pads(const ints& padding, std::size_t n);
+RETARGET_LAZY_DECL ints kernel_of(const value& w);
+RETARGET_LAZY_DECL ints symmetric_pads(const ints& padding, std::size_t n);
 }  // namespace detail
 
 struct conv : symbolic_op<conv, "conv"> {
-  static value symbolic(graph& g, const value& x, const value& w,
-                        const std::optional<value>& b = std::nullopt, const conv_options& o = {});
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const value& w,
+                                           const std::optional<value>& b = std::nullopt,
+                                           const conv_options& o = {});
 };
 
 struct conv_transpose : symbolic_op<conv_transpose, "conv_transpose"> {
-  static value symbolic(graph& g, const value& x, const value& w,
-                        const std::optional<value>& b = std::nullopt, const conv_options& o = {});
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const value& w,
+                                           const std::optional<value>& b = std::nullopt,
+                                           const conv_options& o = {});
 };
 
 struct batch_norm : symbolic_op<batch_norm, "batch_norm"> {
-  static value symbolic(graph& g, const value& x, const value& weight, const value& bias,
-                        const value& mean, const value& var, double eps = 1e-5,
-                        double momentum = 0.1);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const value& weight,
+                                           const value& bias, const value& mean, const value& var,
+                                           double eps = 1e-5, double momentum = 0.1);
 };
 
 struct layer_norm : symbolic_op<layer_norm, "layer_norm"> {
-  static value symbolic(graph& g, const value& x, const ints& normalized_shape,
-                        const std::optional<value>& w = std::nullopt,
-                        const std::optional<value>& b = std::nullopt, double eps = 1e-5);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& normalized_shape,
+                                           const std::optional<value>& w = std::nullopt,
+                                           const std::optional<value>& b = std::nullopt,
+                                           double eps = 1e-5);
 };
 
 struct pool_options {
@@ -85,15 +88,15 @@ struct pool_options {
 };
 
 struct max_pool : symbolic_op<max_pool, "max_pool"> {
-  static value symbolic(graph& g, const value& x, const pool_options& o);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const pool_options& o);
 };
 
 struct avg_pool : symbolic_op<avg_pool, "avg_pool"> {
-  static value symbolic(graph& g, const value& x, const pool_options& o);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const pool_options& o);
 };
 
 struct adaptive_avg_pool : symbolic_op<adaptive_avg_pool, "adaptive_avg_pool"> {
-  static value symbolic(graph& g, const value& x, const ints& output_size);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& output_size);
 };
 
 }  // namespace retarget::symbolics

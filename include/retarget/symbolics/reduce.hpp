@@ -17,18 +17,18 @@ struct reduce_options {
 };
 
 namespace detail {
-RETARGET_COMPILED_DECL value reduce(graph& g, const char* op, const value& x,
-                                    const reduce_options& o, bool axes_as_input);
+RETARGET_LAZY_DECL value reduce(graph& g, const char* op, const value& x, const reduce_options& o,
+                                bool axes_as_input);
 }  // namespace detail
 
 struct sum : symbolic_op<sum, "sum"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 struct mean : symbolic_op<mean, "mean"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 struct amax : symbolic_op<amax, "amax"> {
-  static value symbolic(graph& g, const value& x, const reduce_options& o = {});
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const reduce_options& o = {});
 };
 
 }  // namespace retarget::symbolics

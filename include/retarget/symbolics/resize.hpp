@@ -16,15 +16,15 @@ namespace retarget::symbolics {
 namespace detail {
 // The attributes torch 1.13 gives Resize for each mode (align_corners=False). Before opset
 // 13, roi and scales are required inputs: unused ones are empty tensors, as torch gives them.
-RETARGET_COMPILED_DECL value resize(graph& g, const value& x, const value& scales,
-                                    const std::optional<value>& sizes, const std::string& mode);
+RETARGET_LAZY_DECL value resize(graph& g, const value& x, const value& scales,
+                                const std::optional<value>& sizes, const std::string& mode);
 }  // namespace detail
 
 struct interpolate : symbolic_op<interpolate, "interpolate"> {
-  static value symbolic(graph& g, const value& x, const interpolate_options& o);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const interpolate_options& o);
   // Scales known only at run time: a float tensor of one scale per dim, as the seeds' factor.
-  static value symbolic(graph& g, const value& x, const value& scales,
-                        const std::string& mode = "bicubic");
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const value& scales,
+                                           const std::string& mode = "bicubic");
 };
 
 }  // namespace retarget::symbolics

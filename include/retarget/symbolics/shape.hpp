@@ -16,72 +16,79 @@
 namespace retarget::symbolics {
 
 struct reshape : symbolic_op<reshape, "reshape"> {
-  static value symbolic(graph& g, const value& x, const ints& shape);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& shape);
 };
 
 struct flatten : symbolic_op<flatten, "flatten"> {
-  static value symbolic(graph& g, const value& x, std::int64_t start = 0, std::int64_t end = -1);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t start = 0,
+                                           std::int64_t end = -1);
 };
 
 struct permute : symbolic_op<permute, "permute"> {
-  static value symbolic(graph& g, const value& x, const ints& dims);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& dims);
 };
 
 struct transpose : symbolic_op<transpose, "transpose"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim0, std::int64_t dim1);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim0,
+                                           std::int64_t dim1);
 };
 
 struct squeeze : symbolic_op<squeeze, "squeeze"> {
   // No dims: every dim of size 1 by ONNX's own rule (an unknown size 1 is not squeezed by torch).
-  static value symbolic(graph& g, const value& x, const std::optional<ints>& dims = std::nullopt);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x,
+                                           const std::optional<ints>& dims = std::nullopt);
 };
 
 struct unsqueeze : symbolic_op<unsqueeze, "unsqueeze"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim);
-  static value symbolic(graph& g, const value& x, const ints& dims);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& dims);
 };
 
 struct cat : symbolic_op<cat, "cat"> {
-  static value symbolic(graph& g, const std::vector<value>& xs, std::int64_t dim = 0);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const std::vector<value>& xs,
+                                           std::int64_t dim = 0);
 };
 
 struct split : symbolic_op<split, "split"> {
-  static std::vector<value> symbolic(graph& g, const value& x, const ints& sizes,
-                                     std::int64_t dim = 0);
+  RETARGET_LAZY_DECL static std::vector<value> symbolic(graph& g, const value& x, const ints& sizes,
+                                                        std::int64_t dim = 0);
 };
 
 struct slice : symbolic_op<slice, "slice"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim, std::int64_t start,
-                        std::int64_t end, std::int64_t step = 1);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim,
+                                           std::int64_t start, std::int64_t end,
+                                           std::int64_t step = 1);
 };
 
 struct gather : symbolic_op<gather, "gather"> {  // torch.gather
-  static value symbolic(graph& g, const value& x, std::int64_t dim, const value& index);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim,
+                                           const value& index);
 };
 
 struct index_select : symbolic_op<index_select, "index_select"> {
-  static value symbolic(graph& g, const value& x, std::int64_t dim, const value& index);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, std::int64_t dim,
+                                           const value& index);
 };
 
 struct expand : symbolic_op<expand, "expand"> {
   // torch's -1 keeps a dim; Expand's broadcasting keeps it for a 1.
-  static value symbolic(graph& g, const value& x, ints sizes);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, ints sizes);
 };
 
 struct repeat : symbolic_op<repeat, "repeat"> {
   // torch.Tensor.repeat: extra sizes add leading dims, then each dim is tiled.
-  static value symbolic(graph& g, const value& x, const ints& sizes);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& sizes);
 };
 
 struct pad : symbolic_op<pad, "pad"> {
   // torch's pads run from the last dim: (left, right, top, bottom, ...); ONNX's are all the
   // begins, then all the ends, from the first dim.
-  static value symbolic(graph& g, const value& x, const ints& pads,
-                        const std::string& mode = "constant", double fill = 0);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x, const ints& pads,
+                                           const std::string& mode = "constant", double fill = 0);
 };
 
 struct shape : symbolic_op<shape, "shape"> {
-  static value symbolic(graph& g, const value& x);
+  RETARGET_LAZY_DECL static value symbolic(graph& g, const value& x);
 };
 
 }  // namespace retarget::symbolics

@@ -16,9 +16,9 @@
 
 namespace retarget::backend {
 
-RETARGET_COMPILED_DECL std::vector<output_comparison> compare_outputs(const tensor_map& actual,
-                                                                      const tensor_map& expected,
-                                                                      tolerance tol) {
+RETARGET_LAZY_DEF std::vector<output_comparison> compare_outputs(const tensor_map& actual,
+                                                                 const tensor_map& expected,
+                                                                 tolerance tol) {
   std::vector<output_comparison> out;
   for (const auto& [name, e] : expected) {
     auto& o = out.emplace_back();
@@ -33,14 +33,14 @@ RETARGET_COMPILED_DECL std::vector<output_comparison> compare_outputs(const tens
 
 namespace detail {
 
-RETARGET_COMPILED_DECL std::string one_line_reason(const std::exception& e) {
+RETARGET_LAZY_DEF std::string one_line_reason(const std::exception& e) {
   std::string what(retarget::reason_of(e));
   for (auto& c : what)
     if (c == '\n') c = ' ';
   return what;
 }
 
-RETARGET_COMPILED_DECL ir::model with_value_types(ir::model m) {
+RETARGET_LAZY_DEF ir::model with_value_types(ir::model m) {
   try {
     m.infer_shapes();
   } catch (const error&) {
@@ -48,9 +48,9 @@ RETARGET_COMPILED_DECL ir::model with_value_types(ir::model m) {
   return m;
 }
 
-RETARGET_COMPILED_DECL std::vector<std::string> values_of_both(const ir::model_view& reference,
-                                                               const ir::model_view& candidate,
-                                                               bisection& b) {
+RETARGET_LAZY_DEF std::vector<std::string> values_of_both(const ir::model_view& reference,
+                                                          const ir::model_view& candidate,
+                                                          bisection& b) {
   std::vector<std::string> names;
   for (int i = 0; i < candidate.node_count(); ++i)
     for (const auto& o : candidate.at(i).outputs()) {
@@ -95,8 +95,8 @@ RETARGET_COMPILED_DECL value_report value_reporter::operator()(const std::string
   return r;
 }
 
-RETARGET_COMPILED_DECL void find_first_divergence(const ir::model_view& candidate,
-                                                  const value_reporter& report, bisection& b) {
+RETARGET_LAZY_DEF void find_first_divergence(const ir::model_view& candidate,
+                                             const value_reporter& report, bisection& b) {
   for (int i = 0; i < candidate.node_count(); ++i) {
     const auto node = candidate.at(i);
     divergence d;

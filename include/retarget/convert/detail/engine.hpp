@@ -87,8 +87,8 @@ struct backend_hooks {
 };
 
 // The conversion of `source` with the backend's hooks (convert<B> calls it).
-RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
-                                           const backend_hooks& hooks);
+RETARGET_LAZY_DECL result convert_with(ir::model source, const options& o,
+                                       const backend_hooks& hooks);
 
 }  // namespace retarget::convert::detail
 

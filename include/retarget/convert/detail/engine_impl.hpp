@@ -37,7 +37,7 @@ namespace retarget::convert::detail {
 
 // Whether a rebuilt node is its source unchanged (op, inputs, outputs, attributes).
 // A subgraph is rebuilt under new names: its attribute is not compared.
-inline bool same_node(const ir::node_view& rebuilt, const ir::node_view& source) {
+RETARGET_LAZY_HELPER bool same_node(const ir::node_view& rebuilt, const ir::node_view& source) {
   if (rebuilt.op_type() != source.op_type() || rebuilt.inputs() != source.inputs() ||
       rebuilt.outputs() != source.outputs() ||
       rebuilt.attribute_count() != source.attribute_count())
@@ -51,8 +51,8 @@ inline bool same_node(const ir::node_view& rebuilt, const ir::node_view& source)
 
 // The closest attempt, kept for explain: a whole match refused by the condition beats any
 // partial one.
-inline void note_attempt(rule_record& record, const rule_site& site, std::size_t depth,
-                         bool matched, std::string why) {
+RETARGET_LAZY_HELPER void note_attempt(rule_record& record, const rule_site& site,
+                                       std::size_t depth, bool matched, std::string why) {
   if (record.fired) return;
   if (!record.closest_at.empty() &&
       std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
@@ -66,8 +66,9 @@ inline void note_attempt(rule_record& record, const rule_site& site, std::size_t
 // Rule `rule` tried on a node: its outputs when it matched, passed its condition and replaced
 // the node, the nodes it made marked with its name; else the closest attempt is kept in its
 // record, for explain.
-inline std::optional<rule_firing> try_rule(const rule_entry& rule, rule_record& record,
-                                           const rule_site& site) {
+RETARGET_LAZY_HELPER std::optional<rule_firing> try_rule(const rule_entry& rule,
+                                                         rule_record& record,
+                                                         const rule_site& site) {
   auto& g = site.g;
   match_data found;
   found.slots.resize(rule.captures);
@@ -102,8 +103,8 @@ inline std::optional<rule_firing> try_rule(const rule_entry& rule, rule_record& 
 
 // The rules in their order: the first that fires takes the node. The report holds one record
 // per rule, in the same order (convert_with makes them).
-inline std::optional<rule_firing> try_rules(std::span<const rule_entry> rules,
-                                            const rule_site& site) {
+RETARGET_LAZY_HELPER std::optional<rule_firing> try_rules(std::span<const rule_entry> rules,
+                                                          const rule_site& site) {
   for (std::size_t i = 0; i < rules.size(); ++i)
     if (site.node.op_type() == rules[i].pattern.front().op)
       if (auto fired = try_rule(rules[i], site.r.rules[i], site)) return fired;
@@ -125,8 +126,8 @@ class rebuilder {
 
   // `shared`: the weights the main graph's initializers share (by index), which the rebuilt
   // graph shares in turn, so that no pass copies a weight.
-  void rebuild(ir::graph& g, const ir::stored_graph& source, bool main_graph,
-               std::span<const ir::shared_initializer> shared = {}) {
+  RETARGET_LAZY_HELPER void rebuild(ir::graph& g, const ir::stored_graph& source, bool main_graph,
+                                    std::span<const ir::shared_initializer> shared = {}) {
     if (source.sparse_initializer_count() > 0)
       throw error("retarget: graph '" + source.name() +
                   "' has sparse initializers, which retarget cannot rebuild");
@@ -181,14 +182,15 @@ class rebuilder {
   }
 
  private:
-  ir::value lookup(const std::string& name) const {
+  RETARGET_LAZY_HELPER ir::value lookup(const std::string& name) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
       if (const auto it = s->find(name); it != s->end()) return it->second;
     throw error("retarget: no value named '" + name + "'");
   }
 
-  void bind_outputs(const ir::node_view& node, const std::vector<ir::value>& outs,
-                    const std::string& who) {
+  RETARGET_LAZY_HELPER void bind_outputs(const ir::node_view& node,
+                                         const std::vector<ir::value>& outs,
+                                         const std::string& who) {
     std::size_t k = 0;
     for (const auto& name : node.outputs()) {
       if (name.empty()) continue;
@@ -203,7 +205,8 @@ class rebuilder {
   }
 
   // The node's attributes, each subgraph rebuilt in a subgraph of g.
-  ir::attribute_list rebuilt_attributes(ir::graph& g, const ir::node_view& node) {
+  RETARGET_LAZY_HELPER ir::attribute_list rebuilt_attributes(ir::graph& g,
+                                                             const ir::node_view& node) {
     ir::attribute_list out;
     for (const auto& a : node.attributes())
       out.push_back(ir::with_rebuilt_subgraphs(
@@ -211,7 +214,7 @@ class rebuilder {
     return out;
   }
 
-  void rebuild_node(ir::graph& g, const ir::node_view& node, bool main_graph) {
+  RETARGET_LAZY_HELPER void rebuild_node(ir::graph& g, const ir::node_view& node, bool main_graph) {
     std::vector<ir::value> inputs;
     for (const auto& name : node.inputs())
       inputs.push_back(name.empty() ? ir::value{} : lookup(name));
@@ -247,7 +250,8 @@ class rebuilder {
 
   // ---- Folding ----
 
-  bool fold(ir::graph& g, const ir::node_view& node, const std::vector<ir::value>& inputs) {
+  RETARGET_LAZY_HELPER bool fold(ir::graph& g, const ir::node_view& node,
+                                 const std::vector<ir::value>& inputs) {
     const std::string& op = node.op_type();
     if (op == "Constant" || node.output_count() == 0) return false;
     for (const auto& a : node.attributes())
@@ -317,7 +321,8 @@ class rebuilder {
     return store_folded(g, node, std::move(*outs));
   }
 
-  bool store_folded(ir::graph& g, const ir::node_view& node, std::vector<ir::tensor> outs) {
+  RETARGET_LAZY_HELPER bool store_folded(ir::graph& g, const ir::node_view& node,
+                                         std::vector<ir::tensor> outs) {
     for (const auto& t : outs)
       if (static_cast<std::size_t>(ir::element_count(t.dims())) > options_.fold_limit) return false;
     std::size_t k = 0;
@@ -342,8 +347,8 @@ class rebuilder {
   std::unordered_set<std::string> read_;  // every name the main graph's nodes and outputs read
 };
 
-RETARGET_COMPILED_DECL result convert_with(ir::model source, const options& o,
-                                           const backend_hooks& hooks) {
+RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
+                                      const backend_hooks& hooks) {
   // Each weight is held once, by every pass and by the result: the source's bytes move into
   // shared tensors (a source given by value or moved in is not copied at all).
   source.share_weights();

@@ -13,15 +13,15 @@
 
 namespace retarget::ir {
 
-RETARGET_COMPILED_DECL value ints_constant(graph_base& g, const std::vector<std::int64_t>& values) {
+RETARGET_LAZY_DEF value ints_constant(graph_base& g, const std::vector<std::int64_t>& values) {
   return g.constant(tensor::of(values, {static_cast<std::int64_t>(values.size())}));
 }
 
-RETARGET_COMPILED_DECL value int_scalar(graph_base& g, std::int64_t v) {
+RETARGET_LAZY_DEF value int_scalar(graph_base& g, std::int64_t v) {
   return g.constant(tensor::scalar(v));
 }
 
-RETARGET_COMPILED_DECL value scalar_like(graph_base& g, const value& x, double v) {
+RETARGET_LAZY_DEF value scalar_like(graph_base& g, const value& x, double v) {
   switch (x.dtype()) {
     case dtype::f64:
       return g.constant(tensor::scalar(v));

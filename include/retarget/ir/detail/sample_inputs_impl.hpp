@@ -26,7 +26,7 @@
 namespace retarget::ir {
 
 // The model's inputs in order, without those an initializer gives (weights).
-RETARGET_COMPILED_DECL std::vector<model_input> inputs_of(const model& m) {
+RETARGET_LAZY_DEF std::vector<model_input> inputs_of(const model& m) {
   const auto& g = m.graph();
   std::set<std::string> weights;
   for (const auto& t : g.initializer()) weights.insert(t.name());
@@ -46,8 +46,7 @@ RETARGET_COMPILED_DECL std::vector<model_input> inputs_of(const model& m) {
 // The dims to feed `in` with: its static dims, and the dynamic ones from `given` (a whole
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.
-RETARGET_COMPILED_DECL dims_t concrete_dims(const model_input& in,
-                                            const std::optional<dims_t>& given) {
+RETARGET_LAZY_DEF dims_t concrete_dims(const model_input& in, const std::optional<dims_t>& given) {
   const auto& shape = in.shape;
   if (given) {
     if (given->size() != shape.size())
@@ -88,7 +87,7 @@ RETARGET_COMPILED_DECL dims_t concrete_dims(const model_input& in,
 }
 
 // Why `t` cannot feed `in` (its element type or its dims), or "" when it can.
-RETARGET_COMPILED_DECL std::string mismatch(const model_input& in, const tensor& t) {
+RETARGET_LAZY_DEF std::string mismatch(const model_input& in, const tensor& t) {
   if (in.type != dtype::undefined && t.type() != in.type)
     return std::string(to_string(t.type())) + ", but the model's input '" + in.name + "' is " +
            std::string(to_string(in.type));
@@ -105,9 +104,9 @@ RETARGET_COMPILED_DECL std::string mismatch(const model_input& in, const tensor&
 
 // retarget::error "FILE does not fit MODEL: why" when `t`, read from `file`, cannot feed `in`
 // of the model read from `model_file`: how the tool and the backend consoles refuse an input.
-RETARGET_COMPILED_DECL void check_fits(const model_input& in, const tensor& t,
-                                       const std::filesystem::path& file,
-                                       const std::filesystem::path& model_file) {
+RETARGET_LAZY_DEF void check_fits(const model_input& in, const tensor& t,
+                                  const std::filesystem::path& file,
+                                  const std::filesystem::path& model_file) {
   if (const auto why = mismatch(in, t); !why.empty())
     throw error("retarget: " + file.string() + " does not fit " + model_file.string() + ": " + why);
 }
@@ -136,7 +135,7 @@ inline std::uint64_t fnv1a(std::string_view text) noexcept {
 
 // A tensor of random values from `seed`: floating-point uniform in [-1, 1), integers uniform
 // in [0, 10) (small enough to be valid indices and counts of small axes), bools 0 or 1.
-RETARGET_COMPILED_DECL tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed) {
+RETARGET_LAZY_DEF tensor random_tensor(dtype type, const dims_t& dims, std::uint64_t seed) {
   detail::splitmix64 random{seed};
   const auto n = static_cast<std::size_t>(element_count(dims));
   const auto fill = [&]<class T>(T, auto draw) {
@@ -181,8 +180,8 @@ RETARGET_COMPILED_DECL tensor random_tensor(dtype type, const dims_t& dims, std:
 // A random tensor for the input: its numbers depend on the seed and the input's name only,
 // not on the model's other inputs. retarget::error, before anything is allocated, when it
 // would be bigger than sample_limit.
-RETARGET_COMPILED_DECL tensor sample_input(const model_input& in, const dims_t& dims,
-                                           std::uint64_t seed) {
+RETARGET_LAZY_DEF tensor sample_input(const model_input& in, const dims_t& dims,
+                                      std::uint64_t seed) {
   std::uint64_t bytes = size_of(in.type) ? size_of(in.type) : 1;
   bool overflow = false;
   for (const auto d : dims)
@@ -198,7 +197,7 @@ RETARGET_COMPILED_DECL tensor sample_input(const model_input& in, const dims_t& 
 
 // Every input the model takes: from `given` where it is there (checked to fit), else a random
 // tensor (sample_input) of the dims in `shapes`, which a dynamic dim needs.
-RETARGET_COMPILED_DECL std::map<std::string, tensor> sample_inputs(
+RETARGET_LAZY_DEF std::map<std::string, tensor> sample_inputs(
     const model& m, const std::map<std::string, dims_t>& shapes, std::uint64_t seed,
     std::map<std::string, tensor> given) {
   std::map<std::string, tensor> out;

@@ -33,7 +33,7 @@ RETARGET_COMPILED_DECL void infer_first_input_type(onnx::InferenceContext& ctx) 
 // The op names of a domain, for the suggestions of an unknown-op error. ONNX's
 // get_all_schemas() copies every schema (a millisecond each time), so the names are kept, and
 // gathered again when register_schemas has added schemas since.
-RETARGET_COMPILED_DECL std::vector<std::string> op_names_of(const std::string& domain) {
+RETARGET_LAZY_DEF std::vector<std::string> op_names_of(const std::string& domain) {
   const schema_registry_reader reading;
   static std::mutex kept_names;
   const std::lock_guard lock(kept_names);
@@ -67,7 +67,7 @@ RETARGET_COMPILED_DECL void same_as_first_input(onnx::InferenceContext& ctx) {
 // Adds the schemas to ONNX's registry (checker, shape inference), and their domains to its
 // known domains. Safe to call from several threads and more than once, and while other threads
 // emit, check or infer: they wait while a schema is added.
-RETARGET_COMPILED_DECL void register_schemas(std::span<const op_schema> list) {
+RETARGET_LAZY_DEF void register_schemas(std::span<const op_schema> list) {
   if (detail::schema_registry_reader::held())
     throw error(
         "retarget: register_schemas called while this thread reads the schema registry "

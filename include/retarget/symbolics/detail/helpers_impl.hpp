@@ -11,7 +11,7 @@
 
 namespace retarget::symbolics {
 
-RETARGET_COMPILED_DECL void require_opset(const ir::graph& g, int at_least, const char* what) {
+RETARGET_LAZY_DEF void require_opset(const ir::graph& g, int at_least, const char* what) {
   if (g.opset() < at_least)
     throw error(std::string("retarget: ") + what + " needs opset " + std::to_string(at_least) +
                 " or later; the export targets opset " + std::to_string(g.opset()));

@@ -22,11 +22,11 @@ namespace retarget::symbolics {
 
 namespace detail {
 
-RETARGET_COMPILED_DECL std::string shape_text(const value& v) {
+RETARGET_LAZY_DEF std::string shape_text(const value& v) {
   return "'" + v.name() + "' " + ir::to_string(v.shape());
 }
 
-RETARGET_COMPILED_DECL std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis) {
+RETARGET_LAZY_DEF std::optional<std::int64_t> static_dim(const value& v, std::int64_t axis) {
   if (!v.has_shape()) return std::nullopt;
   const auto shape = v.shape();
   const auto n = static_cast<std::int64_t>(shape.size());
@@ -36,8 +36,8 @@ RETARGET_COMPILED_DECL std::optional<std::int64_t> static_dim(const value& v, st
   return shape[static_cast<std::size_t>(axis)].size;
 }
 
-RETARGET_COMPILED_DECL void check_bias(const char* op, const std::optional<value>& b,
-                                       const value& w, std::optional<std::int64_t> out) {
+RETARGET_LAZY_DEF void check_bias(const char* op, const std::optional<value>& b, const value& w,
+                                  std::optional<std::int64_t> out) {
   if (!b || !out) return;
   const auto size = static_dim(*b, 0);
   if (b->has_shape() && (b->rank() != 1 || (size && *size != *out)))
@@ -46,9 +46,9 @@ RETARGET_COMPILED_DECL void check_bias(const char* op, const std::optional<value
                 " values");
 }
 
-RETARGET_COMPILED_DECL void check_conv_weight(const char* op, const value& x, const value& w,
-                                              const std::optional<value>& b, std::int64_t groups,
-                                              bool transposed) {
+RETARGET_LAZY_DEF void check_conv_weight(const char* op, const value& x, const value& w,
+                                         const std::optional<value>& b, std::int64_t groups,
+                                         bool transposed) {
   if (!x.has_shape() || !w.has_shape()) return;
   if (x.rank() != w.rank() || x.rank() < 3)
     throw error(std::string("retarget: ") + op + ": the input " + shape_text(x) +
@@ -63,13 +63,13 @@ RETARGET_COMPILED_DECL void check_conv_weight(const char* op, const value& x, co
   check_bias(op, b, w, out && transposed ? std::optional(*out * groups) : out);
 }
 
-RETARGET_COMPILED_DECL std::string fresh_name(const ir::graph_base& g, const std::string& base) {
+RETARGET_LAZY_DEF std::string fresh_name(const ir::graph_base& g, const std::string& base) {
   std::string name = base;
   for (int k = 1; g.has_name(name); ++k) name = base + "_" + std::to_string(k);
   return name;
 }
 
-RETARGET_COMPILED_DECL std::optional<ir::tensor> transposed(const ir::tensor_view& t) {
+RETARGET_LAZY_DEF std::optional<ir::tensor> transposed(const ir::tensor_view& t) {
   const auto from = t && !t.is_external() ? t.raw_bytes() : std::nullopt;
   const auto dims = from ? t.dims() : ir::dims_t{};
   if (dims.size() != 2) return std::nullopt;
@@ -83,20 +83,20 @@ RETARGET_COMPILED_DECL std::optional<ir::tensor> transposed(const ir::tensor_vie
       t.type(), {static_cast<std::int64_t>(cols), static_cast<std::int64_t>(rows)}, to);
 }
 
-RETARGET_COMPILED_DECL ints repeated(const ints& v, std::size_t n, std::int64_t fill) {
+RETARGET_LAZY_DEF ints repeated(const ints& v, std::size_t n, std::int64_t fill) {
   if (v.empty()) return ints(n, fill);
   if (v.size() == 1) return ints(n, v[0]);
   return v;
 }
 
-RETARGET_COMPILED_DECL ints kernel_of(const value& w) {
+RETARGET_LAZY_DEF ints kernel_of(const value& w) {
   const auto shape = w.static_shape();
   if (!shape || shape->size() < 3)
     throw error("retarget: a convolution weight needs a static shape (out, in, k...)");
   return ints(shape->begin() + 2, shape->end());
 }
 
-RETARGET_COMPILED_DECL ints symmetric_pads(const ints& padding, std::size_t n) {
+RETARGET_LAZY_DEF ints symmetric_pads(const ints& padding, std::size_t n) {
   const ints p = repeated(padding, n, 0);
   ints pads(p.begin(), p.end());
   pads.insert(pads.end(), p.begin(), p.end());
@@ -105,8 +105,8 @@ RETARGET_COMPILED_DECL ints symmetric_pads(const ints& padding, std::size_t n) {
 
 }  // namespace detail
 
-RETARGET_COMPILED_DECL value linear::symbolic(graph& g, const value& x, const value& w,
-                                              const std::optional<value>& b) {
+RETARGET_LAZY_DEF value linear::symbolic(graph& g, const value& x, const value& w,
+                                         const std::optional<value>& b) {
   if (w.has_shape() && w.rank() != 2)
     throw error("retarget: linear: the weight " + detail::shape_text(w) +
                 " must be (out_features, in_features)");
@@ -128,8 +128,8 @@ RETARGET_COMPILED_DECL value linear::symbolic(graph& g, const value& x, const va
   return b ? g.op("Add", y, *b) : y;
 }
 
-RETARGET_COMPILED_DECL value conv::symbolic(graph& g, const value& x, const value& w,
-                                            const std::optional<value>& b, const conv_options& o) {
+RETARGET_LAZY_DEF value conv::symbolic(graph& g, const value& x, const value& w,
+                                       const std::optional<value>& b, const conv_options& o) {
   detail::check_conv_weight("conv", x, w, b, o.groups, false);
   const std::size_t n = x.rank() - 2;
   const auto attrs = [&](auto&&... in) {
@@ -141,9 +141,9 @@ RETARGET_COMPILED_DECL value conv::symbolic(graph& g, const value& x, const valu
   return b ? attrs(x, w, *b) : attrs(x, w);
 }
 
-RETARGET_COMPILED_DECL value conv_transpose::symbolic(graph& g, const value& x, const value& w,
-                                                      const std::optional<value>& b,
-                                                      const conv_options& o) {
+RETARGET_LAZY_DEF value conv_transpose::symbolic(graph& g, const value& x, const value& w,
+                                                 const std::optional<value>& b,
+                                                 const conv_options& o) {
   detail::check_conv_weight("conv_transpose", x, w, b, o.groups, true);
   const std::size_t n = x.rank() - 2;
   const auto emit = [&](auto&&... in) {
@@ -156,17 +156,16 @@ RETARGET_COMPILED_DECL value conv_transpose::symbolic(graph& g, const value& x, 
   return b ? emit(x, w, *b) : emit(x, w);
 }
 
-RETARGET_COMPILED_DECL value batch_norm::symbolic(graph& g, const value& x, const value& weight,
-                                                  const value& bias, const value& mean,
-                                                  const value& var, double eps, double momentum) {
+RETARGET_LAZY_DEF value batch_norm::symbolic(graph& g, const value& x, const value& weight,
+                                             const value& bias, const value& mean, const value& var,
+                                             double eps, double momentum) {
   return g.op("BatchNormalization", x, weight, bias, mean, var, "epsilon"_f = eps,
               "momentum"_f = 1 - momentum);
 }
 
-RETARGET_COMPILED_DECL value layer_norm::symbolic(graph& g, const value& x,
-                                                  const ints& normalized_shape,
-                                                  const std::optional<value>& w,
-                                                  const std::optional<value>& b, double eps) {
+RETARGET_LAZY_DEF value layer_norm::symbolic(graph& g, const value& x, const ints& normalized_shape,
+                                             const std::optional<value>& w,
+                                             const std::optional<value>& b, double eps) {
   const auto axis = -static_cast<std::int64_t>(normalized_shape.size());
   if (g.opset() >= 17 && w && b)
     return g.op("LayerNormalization", x, *w, *b, "axis"_i = axis, "epsilon"_f = eps);
@@ -182,7 +181,7 @@ RETARGET_COMPILED_DECL value layer_norm::symbolic(graph& g, const value& x,
   return y;
 }
 
-RETARGET_COMPILED_DECL value max_pool::symbolic(graph& g, const value& x, const pool_options& o) {
+RETARGET_LAZY_DEF value max_pool::symbolic(graph& g, const value& x, const pool_options& o) {
   const std::size_t n = x.rank() - 2;
   const ints kernel = detail::repeated(o.kernel_size, n, 1);
   return g.op("MaxPool", x, "ceil_mode"_i = o.ceil_mode,
@@ -191,7 +190,7 @@ RETARGET_COMPILED_DECL value max_pool::symbolic(graph& g, const value& x, const 
               "strides"_i = o.stride.empty() ? kernel : detail::repeated(o.stride, n, 1));
 }
 
-RETARGET_COMPILED_DECL value avg_pool::symbolic(graph& g, const value& x, const pool_options& o) {
+RETARGET_LAZY_DEF value avg_pool::symbolic(graph& g, const value& x, const pool_options& o) {
   const std::size_t n = x.rank() - 2;
   const ints kernel = detail::repeated(o.kernel_size, n, 1);
   return g.op("AveragePool", x, "ceil_mode"_i = o.ceil_mode,
@@ -200,8 +199,8 @@ RETARGET_COMPILED_DECL value avg_pool::symbolic(graph& g, const value& x, const 
               "strides"_i = o.stride.empty() ? kernel : detail::repeated(o.stride, n, 1));
 }
 
-RETARGET_COMPILED_DECL value adaptive_avg_pool::symbolic(graph& g, const value& x,
-                                                         const ints& output_size) {
+RETARGET_LAZY_DEF value adaptive_avg_pool::symbolic(graph& g, const value& x,
+                                                    const ints& output_size) {
   if (std::all_of(output_size.begin(), output_size.end(), [](auto s) { return s == 1; }))
     return g.op("GlobalAveragePool", x);
   const auto shape = x.static_shape();

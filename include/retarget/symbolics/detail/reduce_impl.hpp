@@ -13,8 +13,8 @@
 namespace retarget::symbolics {
 
 namespace detail {
-RETARGET_COMPILED_DECL value reduce(graph& g, const char* op, const value& x,
-                                    const reduce_options& o, bool axes_as_input) {
+RETARGET_LAZY_DEF value reduce(graph& g, const char* op, const value& x, const reduce_options& o,
+                               bool axes_as_input) {
   ir::node_spec spec;
   spec.op_type = op;
   spec.inputs = {x};
@@ -30,15 +30,15 @@ RETARGET_COMPILED_DECL value reduce(graph& g, const char* op, const value& x,
 }
 }  // namespace detail
 
-RETARGET_COMPILED_DECL value sum::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_LAZY_DEF value sum::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceSum", x, o, g.opset() >= 13);
 }
 
-RETARGET_COMPILED_DECL value mean::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_LAZY_DEF value mean::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceMean", x, o, false);
 }
 
-RETARGET_COMPILED_DECL value amax::symbolic(graph& g, const value& x, const reduce_options& o) {
+RETARGET_LAZY_DEF value amax::symbolic(graph& g, const value& x, const reduce_options& o) {
   return detail::reduce(g, "ReduceMax", x, o, false);
 }
 

@@ -17,8 +17,8 @@
 namespace retarget::symbolics {
 
 namespace detail {
-RETARGET_COMPILED_DECL value resize(graph& g, const value& x, const value& scales,
-                                    const std::optional<value>& sizes, const std::string& mode) {
+RETARGET_LAZY_DEF value resize(graph& g, const value& x, const value& scales,
+                               const std::optional<value>& sizes, const std::string& mode) {
   if (mode != "nearest" && mode != "bilinear" && mode != "bicubic")
     throw error("retarget: interpolate mode '" + mode +
                 "' (expected nearest, bilinear or bicubic)");
@@ -38,8 +38,8 @@ RETARGET_COMPILED_DECL value resize(graph& g, const value& x, const value& scale
 }
 }  // namespace detail
 
-RETARGET_COMPILED_DECL value interpolate::symbolic(graph& g, const value& x,
-                                                   const interpolate_options& o) {
+RETARGET_LAZY_DEF value interpolate::symbolic(graph& g, const value& x,
+                                              const interpolate_options& o) {
   require_opset(g, 11, "interpolate");
   const auto spatial = x.rank() - 2;
   if (!o.size.empty()) {
@@ -60,8 +60,8 @@ RETARGET_COMPILED_DECL value interpolate::symbolic(graph& g, const value& x,
   return detail::resize(g, x, scale_values, std::nullopt, o.mode);
 }
 
-RETARGET_COMPILED_DECL value interpolate::symbolic(graph& g, const value& x, const value& scales,
-                                                   const std::string& mode) {
+RETARGET_LAZY_DEF value interpolate::symbolic(graph& g, const value& x, const value& scales,
+                                              const std::string& mode) {
   require_opset(g, 11, "interpolate");
   return detail::resize(g, x, scales, std::nullopt, mode);
 }

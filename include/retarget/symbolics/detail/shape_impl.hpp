@@ -18,12 +18,12 @@
 
 namespace retarget::symbolics {
 
-RETARGET_COMPILED_DECL value reshape::symbolic(graph& g, const value& x, const ints& shape) {
+RETARGET_LAZY_DEF value reshape::symbolic(graph& g, const value& x, const ints& shape) {
   return g.op("Reshape", x, ints_constant(g, shape));
 }
 
-RETARGET_COMPILED_DECL value flatten::symbolic(graph& g, const value& x, std::int64_t start,
-                                               std::int64_t end) {
+RETARGET_LAZY_DEF value flatten::symbolic(graph& g, const value& x, std::int64_t start,
+                                          std::int64_t end) {
   const auto r = x.rank();
   start = normalized_axis(start, r);
   end = normalized_axis(end, r);
@@ -40,12 +40,12 @@ RETARGET_COMPILED_DECL value flatten::symbolic(graph& g, const value& x, std::in
   return g.op("Reshape", x, ints_constant(g, shape));
 }
 
-RETARGET_COMPILED_DECL value permute::symbolic(graph& g, const value& x, const ints& dims) {
+RETARGET_LAZY_DEF value permute::symbolic(graph& g, const value& x, const ints& dims) {
   return g.op("Transpose", x, "perm"_i = dims);
 }
 
-RETARGET_COMPILED_DECL value transpose::symbolic(graph& g, const value& x, std::int64_t dim0,
-                                                 std::int64_t dim1) {
+RETARGET_LAZY_DEF value transpose::symbolic(graph& g, const value& x, std::int64_t dim0,
+                                            std::int64_t dim1) {
   ints perm;
   for (std::size_t i = 0; i < x.rank(); ++i) perm.push_back(static_cast<std::int64_t>(i));
   std::swap(perm[static_cast<std::size_t>(normalized_axis(dim0, x.rank()))],
@@ -53,29 +53,28 @@ RETARGET_COMPILED_DECL value transpose::symbolic(graph& g, const value& x, std::
   return g.op("Transpose", x, "perm"_i = perm);
 }
 
-RETARGET_COMPILED_DECL value squeeze::symbolic(graph& g, const value& x,
-                                               const std::optional<ints>& dims) {
+RETARGET_LAZY_DEF value squeeze::symbolic(graph& g, const value& x,
+                                          const std::optional<ints>& dims) {
   if (!dims) return g.op("Squeeze", x);
   if (g.opset() >= 13) return g.op("Squeeze", x, ints_constant(g, *dims));
   return g.op(runtime_op("Squeeze"), x, "axes"_i = *dims);
 }
 
-RETARGET_COMPILED_DECL value unsqueeze::symbolic(graph& g, const value& x, std::int64_t dim) {
+RETARGET_LAZY_DEF value unsqueeze::symbolic(graph& g, const value& x, std::int64_t dim) {
   return symbolic(g, x, ints{dim});
 }
 
-RETARGET_COMPILED_DECL value unsqueeze::symbolic(graph& g, const value& x, const ints& dims) {
+RETARGET_LAZY_DEF value unsqueeze::symbolic(graph& g, const value& x, const ints& dims) {
   if (g.opset() >= 13) return g.op("Unsqueeze", x, ints_constant(g, dims));
   return g.op(runtime_op("Unsqueeze"), x, "axes"_i = dims);
 }
 
-RETARGET_COMPILED_DECL value cat::symbolic(graph& g, const std::vector<value>& xs,
-                                           std::int64_t dim) {
+RETARGET_LAZY_DEF value cat::symbolic(graph& g, const std::vector<value>& xs, std::int64_t dim) {
   return g.op("Concat", xs, "axis"_i = dim);
 }
 
-RETARGET_COMPILED_DECL std::vector<value> split::symbolic(graph& g, const value& x,
-                                                          const ints& sizes, std::int64_t dim) {
+RETARGET_LAZY_DEF std::vector<value> split::symbolic(graph& g, const value& x, const ints& sizes,
+                                                     std::int64_t dim) {
   ir::node_spec spec;
   spec.op_type = "Split";
   spec.inputs = {x};
@@ -89,31 +88,30 @@ RETARGET_COMPILED_DECL std::vector<value> split::symbolic(graph& g, const value&
   return g.emit(std::move(spec));
 }
 
-RETARGET_COMPILED_DECL value slice::symbolic(graph& g, const value& x, std::int64_t dim,
-                                             std::int64_t start, std::int64_t end,
-                                             std::int64_t step) {
+RETARGET_LAZY_DEF value slice::symbolic(graph& g, const value& x, std::int64_t dim,
+                                        std::int64_t start, std::int64_t end, std::int64_t step) {
   require_opset(g, 10, "slice");
   return g.op("Slice", x, ints_constant(g, {start}), ints_constant(g, {end}),
               ints_constant(g, {dim}), ints_constant(g, {step}));
 }
 
-RETARGET_COMPILED_DECL value gather::symbolic(graph& g, const value& x, std::int64_t dim,
-                                              const value& index) {
+RETARGET_LAZY_DEF value gather::symbolic(graph& g, const value& x, std::int64_t dim,
+                                         const value& index) {
   return g.op("GatherElements", x, index, "axis"_i = dim);
 }
 
-RETARGET_COMPILED_DECL value index_select::symbolic(graph& g, const value& x, std::int64_t dim,
-                                                    const value& index) {
+RETARGET_LAZY_DEF value index_select::symbolic(graph& g, const value& x, std::int64_t dim,
+                                               const value& index) {
   return g.op("Gather", x, index, "axis"_i = dim);
 }
 
-RETARGET_COMPILED_DECL value expand::symbolic(graph& g, const value& x, ints sizes) {
+RETARGET_LAZY_DEF value expand::symbolic(graph& g, const value& x, ints sizes) {
   for (auto& s : sizes)
     if (s == -1) s = 1;
   return g.op("Expand", x, ints_constant(g, sizes));
 }
 
-RETARGET_COMPILED_DECL value repeat::symbolic(graph& g, const value& x, const ints& sizes) {
+RETARGET_LAZY_DEF value repeat::symbolic(graph& g, const value& x, const ints& sizes) {
   value input = x;
   const auto rank = x.rank();
   if (sizes.size() < rank) throw error("retarget: repeat needs at least as many sizes as dims");
@@ -126,8 +124,8 @@ RETARGET_COMPILED_DECL value repeat::symbolic(graph& g, const value& x, const in
   return g.op("Tile", input, ints_constant(g, sizes));
 }
 
-RETARGET_COMPILED_DECL value pad::symbolic(graph& g, const value& x, const ints& pads,
-                                           const std::string& mode, double fill) {
+RETARGET_LAZY_DEF value pad::symbolic(graph& g, const value& x, const ints& pads,
+                                      const std::string& mode, double fill) {
   require_opset(g, 11, "pad");
   const auto rank = x.rank();
   ints onnx_pads(2 * rank, 0);
@@ -140,7 +138,7 @@ RETARGET_COMPILED_DECL value pad::symbolic(graph& g, const value& x, const ints&
   return g.op("Pad", x, ints_constant(g, onnx_pads), scalar_like(g, x, fill), "mode"_s = onnx_mode);
 }
 
-RETARGET_COMPILED_DECL value shape::symbolic(graph& g, const value& x) { return g.op("Shape", x); }
+RETARGET_LAZY_DEF value shape::symbolic(graph& g, const value& x) { return g.op("Shape", x); }
 
 }  // namespace retarget::symbolics
 
