@@ -38,8 +38,6 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
                   "retarget: backend tag is not a Backend (it needs a static `name` and an "
                   "mp_list `fallbacks`; derive it from retarget::backend_tag)");
     return detail::poisoned{};
-  } else if constexpr (detail::is_rewrite_env<F>) {
-    return detail::call_under<B>(first, std::forward<Rest>(rest)...);
   } else if constexpr (Rewritable<F>) {
     // The common call runs its first candidate here, as detail::run would: each function a
     // call compiles costs it more than the few lines repeated, and a call compiles one
@@ -52,7 +50,7 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
       using at = boost::mp11::mp_at_c<fallback_chain_t<B>, index>;
       using rewrite = typename kind::template rewrite<F, at>;
       const auto env = env_of(rest...);
-      const rewrite_context<F, B, index, std::remove_const_t<decltype(env)>> ctx{first, env};
+      const rewrite_context<F, B, index, std::remove_const_t<decltype(env)>> ctx{&first, env};
       if constexpr (requires { rewrite::call(ctx, std::forward<Rest>(rest)...); }) {
         env.record(kind::kind, F::name, B::name, at::name);
         try {
@@ -64,6 +62,8 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
         return detail::run<F, B, index>(first, env, std::forward<Rest>(rest)...);
       }
     }
+  } else if constexpr (detail::is_rewrite_env<F>) {  // after the common case: one test less
+    return detail::call_under<B>(first, std::forward<Rest>(rest)...);
   } else {
     return detail::call_under<B>(env_of(rest...), first, std::forward<Rest>(rest)...);
   }

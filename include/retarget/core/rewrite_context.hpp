@@ -230,7 +230,7 @@ class rewrite_context {
   using backend = B;
   using env_type = Env;
 
-  constexpr rewrite_context(const F& fn, const Env& env) noexcept : fn_(&fn), env_(env) {}
+  // No constructor: made as {&fn, env}, an aggregate, so a rewrite compiles one function less.
 
   // The deploy config the caller supplied (retarget::no_config when none was).
   constexpr const auto& cfg() const noexcept { return env_.config(); }
@@ -258,7 +258,7 @@ class rewrite_context {
     } else if constexpr (requires(const origin_context& ctx) {
                            kind::call_origin(*fn_, ctx, std::forward<A>(args)...);
                          }) {
-      return kind::call_origin(*fn_, origin_context{*fn_, env_}, std::forward<A>(args)...);
+      return kind::call_origin(*fn_, origin_context{fn_, env_}, std::forward<A>(args)...);
     } else {
       static_assert(detail::dependent_false<A...>,
                     "retarget: the origin of this rewritable cannot take these arguments");
@@ -300,7 +300,7 @@ class rewrite_context {
     return this->template next<A0, A1, list_arg>(std::forward<A0>(a0), std::forward<A1>(a1), list);
   }
 
- private:
+  // Public for the aggregate's sake; rewrites read them through function() and env().
   const F* fn_;
   Env env_;
 };
@@ -344,7 +344,7 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run_origin(const F& fn, const En
   if constexpr (requires(const ctx_type& ctx) {
                   kind::call_origin(fn, ctx, std::forward<A>(args)...);
                 }) {
-    return kind::call_origin(fn, ctx_type{fn, env}, std::forward<A>(args)...);
+    return kind::call_origin(fn, ctx_type{&fn, env}, std::forward<A>(args)...);
   } else {
     static_assert(dependent_false<A...>,
                   "retarget: the origin of this rewritable cannot take these arguments");
@@ -363,7 +363,7 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
     using kind = typename F::retarget_kind;
     using at = boost::mp11::mp_at_c<fallback_chain_t<B>, Index>;
     using rewrite = typename kind::template rewrite<F, at>;
-    const rewrite_context<F, B, Index, Env> ctx{fn, env};
+    const rewrite_context<F, B, Index, Env> ctx{&fn, env};
     if constexpr (requires { rewrite::call(ctx, std::forward<A>(args)...); }) {
       env.record(kind::kind, F::name, B::name, at::name);
       try {
