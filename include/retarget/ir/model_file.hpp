@@ -31,8 +31,8 @@ inline constexpr std::size_t protobuf_limit = (std::size_t{1} << 31) - (std::siz
 // save takes the model by reference; the model is unchanged when save returns or throws.
 // Weights the model shares with their tensors (a module's parameters) go from those tensors
 // to the external data file directly: saving a model costs no copy of its weights.
-RETARGET_LAZY_DECL void save(model& m, const std::filesystem::path& path,
-                             const save_options& options = {});
+RETARGET_COMPILED_DECL void save(model& m, const std::filesystem::path& path,
+                                 const save_options& options = {});
 
 inline void save(model&& m, const std::filesystem::path& path, const save_options& options = {}) {
   save(m, path, options);
@@ -40,16 +40,16 @@ inline void save(model&& m, const std::filesystem::path& path, const save_option
 
 // The model as stored: external data stays where it is (its tensors name their files), so
 // what only reads names, dims and sizes need not read gigabytes of weights.
-RETARGET_LAZY_DECL model read_model_file(const std::filesystem::path& path);
+RETARGET_COMPILED_DECL model read_model_file(const std::filesystem::path& path);
 
 // Checks the external data of a model read with read_model_file as load() would, without
 // reading it: each file is in the model's folder and long enough for its tensor.
-RETARGET_LAZY_DECL void check_external_data(const model& m, const std::filesystem::path& path);
+RETARGET_COMPILED_DECL void check_external_data(const model& m, const std::filesystem::path& path);
 
 // The model with its external data: tensors of 64 KiB or more are mapped from their files (the
 // model shares them, see model::shared_initializers; their pages are read when touched), the
 // others read into the model. A data file may be replaced (saved over) while mapped.
-RETARGET_LAZY_DECL model load(const std::filesystem::path& path);
+RETARGET_COMPILED_DECL model load(const std::filesystem::path& path);
 
 }  // namespace retarget::ir
 

@@ -51,7 +51,7 @@ inline constexpr std::size_t map_bytes = std::size_t{1} << 16;
 
 // Bytes a model file writes from where they are (a weight's string, a shared or mapped tensor).
 using byte_span = std::span<const std::byte>;
-RETARGET_LAZY_HELPER byte_span bytes_of(const std::string& s) {
+inline byte_span bytes_of(const std::string& s) {
   return std::as_bytes(std::span(s.data(), s.size()));
 }
 }  // namespace detail
@@ -101,7 +101,7 @@ using google::protobuf::internal::WireFormatLite;
 // The bytes of a length-delimited field (an embedded message, bytes): tag, length, payload.
 // The length's size is counted in 64 bits (WireFormatLite::LengthDelimitedSize truncates past
 // 4 GiB), so an oversized model is measured right and refused below.
-RETARGET_LAZY_HELPER std::size_t length_delimited_size(int field, std::size_t payload) {
+inline std::size_t length_delimited_size(int field, std::size_t payload) {
   return WireFormatLite::TagSize(field, WireFormatLite::TYPE_BYTES) +
          google::protobuf::io::CodedOutputStream::VarintSize64(payload) + payload;
 }
@@ -109,9 +109,8 @@ RETARGET_LAZY_HELPER std::size_t length_delimited_size(int field, std::size_t pa
 // Writes the model as the whole proto would serialize, the initializers listed in `spliced`
 // (by index) taking their raw data from those bytes, written straight from them: the file is
 // identical to that of a proto holding copies of the data, and no copy is made.
-RETARGET_LAZY_HELPER void serialize(onnx::ModelProto& proto,
-                                    const std::vector<std::optional<byte_span>>& spliced,
-                                    atomic_file& out, const std::filesystem::path& path) {
+inline void serialize(onnx::ModelProto& proto, const std::vector<std::optional<byte_span>>& spliced,
+                      atomic_file& out, const std::filesystem::path& path) {
   constexpr int graph_field = onnx::ModelProto::kGraphFieldNumber;
   constexpr int initializer_field = onnx::GraphProto::kInitializerFieldNumber;
   constexpr int raw_data_field = onnx::TensorProto::kRawDataFieldNumber;
@@ -213,8 +212,8 @@ struct raw_data_lender {
 
 }  // namespace detail
 
-RETARGET_LAZY_DEF void save(model& m, const std::filesystem::path& path,
-                            const save_options& options) {
+RETARGET_COMPILED_DECL void save(model& m, const std::filesystem::path& path,
+                                 const save_options& options) {
   auto& proto = m.proto_without_shared_bytes();
   auto& initializers = *proto.mutable_graph()->mutable_initializer();
   // A shared tensor's bytes, held by it or mapped from the file this save may replace: the
@@ -302,9 +301,9 @@ struct external_span {
   std::uint64_t offset = 0, length = 0;
 };
 
-RETARGET_LAZY_HELPER external_span locate_external(const onnx::TensorProto& t,
-                                                   const std::filesystem::path& folder,
-                                                   const std::filesystem::path& model_path) {
+inline external_span locate_external(const onnx::TensorProto& t,
+                                     const std::filesystem::path& folder,
+                                     const std::filesystem::path& model_path) {
   std::string location;
   std::uint64_t offset = 0, length = 0;
   bool has_length = false;
@@ -357,8 +356,8 @@ RETARGET_LAZY_HELPER external_span locate_external(const onnx::TensorProto& t,
 }
 
 // Reads a tensor's external data into it (locate_external's checks first).
-RETARGET_LAZY_HELPER void load_external(onnx::TensorProto& t, const std::filesystem::path& folder,
-                                        const std::filesystem::path& model_path) {
+inline void load_external(onnx::TensorProto& t, const std::filesystem::path& folder,
+                          const std::filesystem::path& model_path) {
   const auto span = locate_external(t, folder, model_path);
   std::ifstream in(span.file, std::ios::binary);
   std::string bytes(span.length, '\0');
@@ -371,7 +370,7 @@ RETARGET_LAZY_HELPER void load_external(onnx::TensorProto& t, const std::filesys
   t.clear_data_location();
 }
 
-RETARGET_LAZY_HELPER onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
+inline onnx::ModelProto read_model_proto(const std::filesystem::path& path) {
   onnx::ModelProto proto;
   if (!read_proto_file(path, proto, "an ONNX model"))
     throw error("retarget: " + path.string() + " is not a valid ONNX model (corrupt or truncated)");
@@ -380,11 +379,11 @@ RETARGET_LAZY_HELPER onnx::ModelProto read_model_proto(const std::filesystem::pa
 
 }  // namespace detail
 
-RETARGET_LAZY_DEF model read_model_file(const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL model read_model_file(const std::filesystem::path& path) {
   return model(detail::read_model_proto(path));
 }
 
-RETARGET_LAZY_DEF void check_external_data(const model& m, const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL void check_external_data(const model& m, const std::filesystem::path& path) {
   for (const auto& t : m.proto().graph().initializer())
     if (t.data_location() == onnx::TensorProto::EXTERNAL)
       (void)detail::locate_external(t, path.parent_path(), path);
@@ -437,7 +436,7 @@ class external_mappings {
 
 }  // namespace detail
 
-RETARGET_LAZY_DEF model load(const std::filesystem::path& path) {
+RETARGET_COMPILED_DECL model load(const std::filesystem::path& path) {
   onnx::ModelProto proto = detail::read_model_proto(path);
   const auto folder = path.parent_path();
   auto& graph = *proto.mutable_graph();
