@@ -25,14 +25,16 @@ constexpr decltype(auto) call_under(const Env& env, const F& fn, A&&... args) {
                   "retarget::rewritable or retarget::symbolic_op)");
     return poisoned{};
   } else {
-    return run<F, B, first_candidate<F, B>>(fn, env, std::forward<A>(args)...);
+    return run<F, B, first_in<F, fallback_chain_t<B>>>(fn, env, std::forward<A>(args)...);
   }
 }
 }  // namespace detail
 
+// The first argument is taken by const reference, not forwarded: a rewritable and an environment
+// are both read only, and a call compiles no cv-ref removal for each function called.
 template <class B, class First, class... Rest>
-constexpr decltype(auto) call(First&& first, Rest&&... rest) {
-  using F = std::remove_cvref_t<First>;
+constexpr decltype(auto) call(const First& first, Rest&&... rest) {
+  using F = First;
   if constexpr (!Backend<B>) {
     static_assert(detail::dependent_false<B>,
                   "retarget: backend tag is not a Backend (it needs a static `name` and an "
@@ -42,7 +44,7 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
     // The common call runs its first candidate here, as detail::run would: each function a
     // call compiles costs it more than the few lines repeated, and a call compiles one
     // function fewer this way.
-    constexpr std::size_t index = detail::first_candidate<F, B>;
+    constexpr std::size_t index = detail::first_in<F, fallback_chain_t<B>>;
     if constexpr (index == detail::origin_position<B>) {
       return detail::run_origin<F, B>(first, env_of(rest...), std::forward<Rest>(rest)...);
     } else {
@@ -50,9 +52,10 @@ constexpr decltype(auto) call(First&& first, Rest&&... rest) {
       using at = boost::mp11::mp_at_c<fallback_chain_t<B>, index>;
       using rewrite = typename kind::template rewrite<F, at>;
       const auto env = env_of(rest...);
-      const rewrite_context<F, B, index, std::remove_const_t<decltype(env)>> ctx{&first, env};
+      using env_type = std::remove_const_t<decltype(env)>;
+      const rewrite_context<F, B, index, env_type> ctx{{env}, &first};
       if constexpr (requires { rewrite::call(ctx, std::forward<Rest>(rest)...); }) {
-        env.record(kind::kind, F::name, B::name, at::name);
+        if constexpr (env_type::logs) env.record(kind::kind, F::name, B::name, at::name);
         try {
           return rewrite::call(ctx, std::forward<Rest>(rest)...);
         } catch (...) {

@@ -52,20 +52,21 @@ concept Module = requires {
 // `static constexpr auto arguments = std::tuple{...};` for W's extra constructor arguments.
 namespace detail {
 // Checked where a module_rewrite is named, so a declaration for the wrong kind of thing is one
-// readable error rather than a constraint failure and its aftermath.
-template <class M, class B>
+// readable error rather than a constraint failure and its aftermath. Instantiated by the
+// checks' outcome, not by the pair: every well-formed declaration shares one instantiation.
+template <bool IsModule, bool IsBackend>
 struct module_rewrite_target {
-  static_assert(Module<M>,
+  static_assert(IsModule,
                 "retarget: module_rewrite declared for a type that is not a rewritable module "
                 "(derive it from retarget::rewritable_module)");
-  static_assert(Backend<B>,
+  static_assert(IsBackend,
                 "retarget: module_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
 
 template <class M, class B = default_backend,
-          class = typename detail::module_rewrite_target<M, B>::type>
+          class = typename detail::module_rewrite_target<Module<M>, Backend<B>>::type>
 struct module_rewrite {
   using retarget_undeclared = void;
 };
@@ -145,7 +146,8 @@ constexpr decltype(auto) call_module(M& module, A&&... args) {
                     "arguments");
       return poisoned{};
     } else {
-      env.record(rewrite_kind::module, self::module_name, B::name, slot::name);
+      if constexpr (decltype(env)::logs)
+        env.record(rewrite_kind::module, self::module_name, B::name, slot::name);
       try {
         return std::apply(
             [&](const auto&... e) {

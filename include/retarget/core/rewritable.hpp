@@ -31,20 +31,21 @@ concept RewritableFunction =
 // A second specialization for the same pair is a redefinition, so it cannot compile.
 namespace detail {
 // Checked where a function_rewrite is named, so a declaration for the wrong kind of thing is one
-// readable error rather than a constraint failure and its aftermath.
-template <class F, class B>
+// readable error rather than a constraint failure and its aftermath. Instantiated by the
+// checks' outcome, not by the pair: every well-formed declaration shares one instantiation.
+template <bool IsFunction, bool IsBackend>
 struct function_rewrite_target {
-  static_assert(RewritableFunction<F>,
+  static_assert(IsFunction,
                 "retarget: function_rewrite declared for a type that is not a rewritable function "
                 "(derive it from retarget::rewritable; ops take symbolic_rewrite)");
-  static_assert(Backend<B>,
+  static_assert(IsBackend,
                 "retarget: function_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
 
 template <class F, class B = default_backend,
-          class = typename detail::function_rewrite_target<F, B>::type>
+          class = typename detail::function_rewrite_target<RewritableFunction<F>, Backend<B>>::type>
 struct function_rewrite {
   using retarget_undeclared = void;
 };

@@ -141,47 +141,37 @@ template <class Slot>
 using slot_is_declared = std::bool_constant<is_declared<typename Slot::type>>;
 
 // F's candidates for B by position in B's fallback chain: position i is F's rewrite for the
-// chain's i-th backend, the position after the last backend is the origin. A call compiles
-// one lookup in this table per candidate it reaches, not a list of types per call.
-// One function for every selection: a member would be compiled once per rewritable.
+// chain's i-th backend, the position after the last backend is the origin, always there. The
+// table is one per pattern of declared positions, which rewritables share (most declare one
+// backend, or none), so a call compiles one lookup per backend of the chain and no more.
+template <bool... Declared>
+inline constexpr bool declared_then_origin[] = {Declared..., true};
+
+template <class F, class Chain>
+inline constexpr const bool* declared_in = nullptr;
+template <class F, class... Bs>
+inline constexpr const bool* declared_in<F, boost::mp11::mp_list<Bs...>> =
+    declared_then_origin<is_declared<typename F::retarget_kind::template rewrite<F, Bs>>...>;
+
+// The first declared candidate at or after position `from`: one function for every selection.
 constexpr std::size_t first_declared(const bool* declared, std::size_t from) noexcept {
   while (!declared[from]) ++from;
   return from;
 }
 
-template <class F, class Chain>
-struct selection;
-template <class F, class... Bs>
-struct selection<F, boost::mp11::mp_list<Bs...>> {
-  static constexpr std::size_t origin = sizeof...(Bs);
-  static constexpr bool declared[sizeof...(Bs) + 1] = {
-      is_declared<typename F::retarget_kind::template rewrite<F, Bs>>..., true};
-  static constexpr std::size_t first_from(std::size_t i) noexcept {
-    return first_declared(declared, i);
-  }
-};
-template <class F, class B>
-using selection_t = selection<F, fallback_chain_t<B>>;
-
-// The position of the origin in B's selection: one past the chain's last backend.
-template <class B>
-inline constexpr std::size_t origin_position = boost::mp11::mp_size<fallback_chain_t<B>>::value;
-
-// Where a call starts. A variable, not selection's member: a call compiles no class of its own
-// to find it (each further rewritable costs one lookup per backend of the chain, no more).
-constexpr std::size_t first_true(std::initializer_list<bool> declared) noexcept {
-  std::size_t i = 0;
-  for (bool d : declared) {
-    if (d) return i;
-    ++i;
-  }
-  return i;
-}
+// Where a call starts: computed once per pattern, so a call compiles no variable of its own for it
+// beyond this one.
+template <bool... Declared>
+inline constexpr std::size_t first_true = first_declared(declared_then_origin<Declared...>, 0);
 template <class F, class Chain>
 inline constexpr std::size_t first_in = 0;
 template <class F, class... Bs>
 inline constexpr std::size_t first_in<F, boost::mp11::mp_list<Bs...>> =
-    first_true({is_declared<typename F::retarget_kind::template rewrite<F, Bs>>...});
+    first_true<is_declared<typename F::retarget_kind::template rewrite<F, Bs>>...>;
+
+// The position of the origin in B's selection: one past the chain's last backend.
+template <class B>
+inline constexpr std::size_t origin_position = boost::mp11::mp_size<fallback_chain_t<B>>::value;
 
 // The candidate at position I: its registry type and whose it is.
 template <class F, class B, std::size_t I, bool = I == origin_position<B>>
@@ -198,7 +188,7 @@ template <class F, class B, std::size_t... I>
 struct candidates_at<F, B, std::index_sequence<I...>> {
   using type = boost::mp11::mp_append<
       std::conditional_t<
-          selection_t<F, B>::declared[I],
+          declared_in<F, fallback_chain_t<B>>[I],
           boost::mp11::mp_list<rewrite_slot<typename slot_at<F, B, I>::type,
                                             boost::mp11::mp_at_c<fallback_chain_t<B>, I>>>,
           boost::mp11::mp_list<>>...,
@@ -213,41 +203,52 @@ constexpr decltype(auto) run(const F& fn, const Env& env, A&&... args);
 template <class F, class B, class Env, class... A>
 constexpr decltype(auto) run_origin(const F& fn, const Env& env, A&&... args);
 
-// The first candidate of F for B: where a call starts.
-template <class F, class B>
-inline constexpr std::size_t first_candidate = first_in<F, fallback_chain_t<B>>;
-
-}  // namespace detail
-
-template <class F, class B, std::size_t Index, class Env>
-class rewrite_context {
-  using list_arg = detail::list_arg;
-  using slot = detail::slot_at<F, B, Index>;
-  static constexpr std::size_t origin_index = detail::origin_position<B>;
-
+// What a rewrite's context knows apart from the function: the same for every rewritable's
+// context at one position of one chain, so that each rewritable's own context compiles only
+// what depends on it.
+template <class B, std::size_t Index, class Env>
+class context_base {
  public:
-  using function_type = F;
   using backend = B;
   using env_type = Env;
-
-  // No constructor: made as {&fn, env}, an aggregate, so a rewrite compiles one function less.
 
   // The deploy config the caller supplied (retarget::no_config when none was).
   constexpr const auto& cfg() const noexcept { return env_.config(); }
   constexpr const Env& env() const noexcept { return env_; }
-  constexpr const F& function() const noexcept { return *fn_; }
 
   static constexpr std::string_view backend_name() noexcept { return B::name; }
-  static constexpr std::string_view function_name() noexcept { return F::name; }
   // Whose rewrite is running: a backend's name, "default", or "origin".
-  static constexpr std::string_view rewrite_name() noexcept { return slot::name; }
+  static constexpr std::string_view rewrite_name() noexcept {
+    if constexpr (Index == origin_position<B>)
+      return "origin";
+    else
+      return boost::mp11::mp_at_c<fallback_chain_t<B>, Index>::name;
+  }
+
+  // Public for the aggregate's sake; rewrites read it through env().
+  Env env_;
+};
+
+}  // namespace detail
+
+template <class F, class B, std::size_t Index, class Env>
+class rewrite_context : public detail::context_base<B, Index, Env> {
+  using list_arg = detail::list_arg;
+
+ public:
+  using function_type = F;
+
+  // No constructor: made as {{env}, &fn}, an aggregate, so a rewrite compiles one function less.
+
+  constexpr const F& function() const noexcept { return *fn_; }
+  static constexpr std::string_view function_name() noexcept { return F::name; }
 
   // The function as it would run with no rewrite at all. The origin is called here, not
   // through detail::run_origin, so that each rewrite that calls it compiles one function less.
   template <class... A>
   constexpr decltype(auto) origin(A&&... args) const {
     using kind = typename F::retarget_kind;
-    using origin_context = rewrite_context<F, B, origin_index, Env>;
+    using origin_context = rewrite_context<F, B, detail::origin_position<B>, Env>;
     if constexpr (
         std::is_same_v<kind, detail::function_kind> &&
         !requires(const origin_context& ctx) { fn_->origin(ctx, std::forward<A>(args)...); } &&
@@ -258,7 +259,7 @@ class rewrite_context {
     } else if constexpr (requires(const origin_context& ctx) {
                            kind::call_origin(*fn_, ctx, std::forward<A>(args)...);
                          }) {
-      return kind::call_origin(*fn_, origin_context{fn_, env_}, std::forward<A>(args)...);
+      return kind::call_origin(*fn_, origin_context{{this->env_}, fn_}, std::forward<A>(args)...);
     } else {
       static_assert(detail::dependent_false<A...>,
                     "retarget: the origin of this rewritable cannot take these arguments");
@@ -282,13 +283,14 @@ class rewrite_context {
   // The candidate one step down the chain: the fallback's rewrite, the default, or origin.
   template <class... A>
   constexpr decltype(auto) next(A&&... args) const {
-    if constexpr (Index == origin_index) {
+    if constexpr (Index == detail::origin_position<B>) {
       static_assert(detail::dependent_false<A...>,
                     "retarget: ctx.next() called from the origin, which has nothing below it");
       return detail::poisoned{};
     } else {
-      return detail::run<F, B, detail::selection_t<F, B>::first_from(Index + 1)>(
-          *fn_, env_, std::forward<A>(args)...);
+      return detail::run<
+          F, B, detail::first_declared(detail::declared_in<F, fallback_chain_t<B>>, Index + 1)>(
+          *fn_, this->env_, std::forward<A>(args)...);
     }
   }
   template <class A0>
@@ -300,9 +302,8 @@ class rewrite_context {
     return this->template next<A0, A1, list_arg>(std::forward<A0>(a0), std::forward<A1>(a1), list);
   }
 
-  // Public for the aggregate's sake; rewrites read them through function() and env().
+  // Public for the aggregate's sake; rewrites read it through function().
   const F* fn_;
-  Env env_;
 };
 
 // Whether T is the context a rewrite receives: lets generic origins tell it from arguments.
@@ -344,7 +345,7 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run_origin(const F& fn, const En
   if constexpr (requires(const ctx_type& ctx) {
                   kind::call_origin(fn, ctx, std::forward<A>(args)...);
                 }) {
-    return kind::call_origin(fn, ctx_type{&fn, env}, std::forward<A>(args)...);
+    return kind::call_origin(fn, ctx_type{{env}, &fn}, std::forward<A>(args)...);
   } else {
     static_assert(dependent_false<A...>,
                   "retarget: the origin of this rewritable cannot take these arguments");
@@ -363,9 +364,9 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
     using kind = typename F::retarget_kind;
     using at = boost::mp11::mp_at_c<fallback_chain_t<B>, Index>;
     using rewrite = typename kind::template rewrite<F, at>;
-    const rewrite_context<F, B, Index, Env> ctx{&fn, env};
+    const rewrite_context<F, B, Index, Env> ctx{{env}, &fn};
     if constexpr (requires { rewrite::call(ctx, std::forward<A>(args)...); }) {
-      env.record(kind::kind, F::name, B::name, at::name);
+      if constexpr (Env::logs) env.record(kind::kind, F::name, B::name, at::name);
       try {
         return rewrite::call(ctx, std::forward<A>(args)...);
       } catch (...) {
@@ -380,15 +381,18 @@ RETARGET_ALWAYS_INLINE constexpr decltype(auto) run(const F& fn, const Env& env,
   }
 }
 
-// The given name, or the type's when none was given: a conditional expression would compile
-// the type's name for every rewritable, named or not.
-template <fixed_string Name, class T>
-constexpr std::string_view name_or_type_name() noexcept {
-  if constexpr (Name.size() != 0)
-    return Name.view();
-  else
-    return unqualified_type_name<T>();
-}
+// The type whose name a rewritable takes: itself when it was given none, else void, whose name
+// every named rewritable shares (so a named one compiles no type name of its own).
+template <bool Named>
+struct name_source {
+  template <class T>
+  using type = T;
+};
+template <>
+struct name_source<true> {
+  template <class>
+  using type = void;
+};
 
 // The base of rewritable functions and symbolic ops: a name, a kind, and a call operator
 // that takes the backend and the environment from its arguments.
@@ -396,7 +400,10 @@ template <class Derived, fixed_string Name, class Kind>
 struct rewritable_base {
   using retarget_kind = Kind;
   using retarget_self = Derived;
-  static constexpr std::string_view name = name_or_type_name<Name, Derived>();
+  static constexpr std::string_view name =
+      Name.size() != 0
+          ? Name.view()
+          : unqualified_type_name<typename name_source<Name.size() != 0>::template type<Derived>>();
 
   template <class... A>
   RETARGET_ALWAYS_INLINE constexpr decltype(auto) operator()(A&&... args) const {
@@ -404,7 +411,7 @@ struct rewritable_base {
     if constexpr (!Backend<B>)  // backend_of_t has said why; one error is enough
       return poisoned{};
     else
-      return run<Derived, B, first_candidate<Derived, B>>(
+      return run<Derived, B, first_in<Derived, fallback_chain_t<B>>>(
           static_cast<const Derived&>(*this), env_of(args...), std::forward<A>(args)...);
   }
   // A trailing braced list of integers, as in `repeat(x, {1, 4})` (see rewrite_context).

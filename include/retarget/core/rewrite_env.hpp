@@ -20,6 +20,9 @@ class rewrite_env {
  public:
   using config_type = Config;
   using log_type = Log;
+  // Whether a call under this environment records its rewrites: without a log it does not even
+  // name them, which a rewrite compiled for every call would otherwise pay for.
+  static constexpr bool logs = !std::is_same_v<Log, no_log>;
 
   constexpr rewrite_env() noexcept requires std::is_same_v<Config, no_config>
       : config_(&empty_config), log_(nullptr) {}
@@ -31,7 +34,7 @@ class rewrite_env {
 
   constexpr void record(rewrite_kind kind, std::string_view target, std::string_view backend,
                         std::string_view rewrite) const {
-    if constexpr (!std::is_same_v<Log, no_log>)
+    if constexpr (logs)
       if (log_) log_->record(kind, target, backend, rewrite);
   }
 

@@ -28,20 +28,21 @@ concept SymbolicOp =
 // Specialize for (Op, B), or (Op) for the default: static auto call(const auto& ctx, auto& g, ...).
 namespace detail {
 // Checked where a symbolic_rewrite is named, so a declaration for the wrong kind of thing is one
-// readable error rather than a constraint failure and its aftermath.
-template <class Op, class B>
+// readable error rather than a constraint failure and its aftermath. Instantiated by the
+// checks' outcome, not by the pair: every well-formed declaration shares one instantiation.
+template <bool IsSymbolic, bool IsBackend>
 struct symbolic_rewrite_target {
-  static_assert(SymbolicOp<Op>,
+  static_assert(IsSymbolic,
                 "retarget: symbolic_rewrite declared for a type that is not a symbolic op (derive "
                 "it from retarget::symbolic_op; functions take function_rewrite)");
-  static_assert(Backend<B>,
+  static_assert(IsBackend,
                 "retarget: symbolic_rewrite declared for a backend tag that is not a Backend");
   using type = void;
 };
 }  // namespace detail
 
 template <class Op, class B = default_backend,
-          class = typename detail::symbolic_rewrite_target<Op, B>::type>
+          class = typename detail::symbolic_rewrite_target<SymbolicOp<Op>, Backend<B>>::type>
 struct symbolic_rewrite {
   using retarget_undeclared = void;
 };
