@@ -159,8 +159,8 @@ constexpr std::size_t first_declared(const bool* declared, std::size_t from) noe
   return from;
 }
 
-// Where a call starts: computed once per pattern, so a call compiles no variable of its own for it
-// beyond this one.
+// Where a call starts. first_true is computed once per pattern of declared positions; a
+// rewritable adds only first_in, which names it.
 template <bool... Declared>
 inline constexpr std::size_t first_true = first_declared(declared_then_origin<Declared...>, 0);
 template <class F, class Chain>
