@@ -220,7 +220,7 @@ class context_base {
   // Whose rewrite is running: a backend's name, "default", or "origin".
   static constexpr std::string_view rewrite_name() noexcept {
     if constexpr (Index == origin_position<B>)
-      return "origin";
+      return origin_of<void>::name;
     else
       return boost::mp11::mp_at_c<fallback_chain_t<B>, Index>::name;
   }
