@@ -47,17 +47,6 @@
   template <class = void>    \
   inline
 #endif
-// A RETARGET_COMPILED_DECL function that header-only use reaches from many instantiations (the
-// emitter's steps for a node, called from every g.op): header-only it stays out of line, so a
-// unit compiles its body once instead of inlining it into each caller (0.6 % fewer instructions
-// for a unit of 100 g.op calls; docs/benchmarks.md).
-#if defined(RETARGET_SEPARATE_COMPILATION)
-#define RETARGET_OUTLINED_DECL
-#elif defined(__GNUC__) || defined(__clang__)
-#define RETARGET_OUTLINED_DECL inline __attribute__((noinline))
-#else
-#define RETARGET_OUTLINED_DECL inline
-#endif
 #if !defined(RETARGET_SEPARATE_COMPILATION) || defined(RETARGET_COMPILING_LIBRARY)
 #define RETARGET_COMPILED_DEFINITIONS 1
 #endif

@@ -95,25 +95,25 @@ using graph_payload = deep_ptr<onnx::GraphProto>;
 
 // What attribute<...>::write does, one overload per kind of payload: sets the name, the kind
 // and the value.
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::int64_t value);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             float value);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             const std::string& value);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             const tensor& value);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             const graph_payload& value);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::span<const std::int64_t> values);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::span<const float> values);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::span<const std::string> values);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::span<const tensor> values);
-RETARGET_OUTLINED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
+RETARGET_COMPILED_DECL void write_attribute(onnx::AttributeProto& a, std::string_view name,
                                             std::span<const graph_payload> values);
 
 }  // namespace detail

@@ -193,18 +193,18 @@ class graph_base {
   // The node of g.op: attributes are written straight into it, then it goes the same way.
   // (Held through a pointer: this header declares NodeProto only.)
   struct draft {
-    RETARGET_OUTLINED_DECL draft();
-    RETARGET_OUTLINED_DECL draft(draft&& other) noexcept;
-    RETARGET_OUTLINED_DECL ~draft();
+    RETARGET_COMPILED_DECL draft();
+    RETARGET_COMPILED_DECL draft(draft&& other) noexcept;
+    RETARGET_COMPILED_DECL ~draft();
     draft(const draft&) = delete;
     draft& operator=(const draft&) = delete;
     draft& operator=(draft&&) = delete;
     std::unique_ptr<onnx::NodeProto> node;
   };
 
-  RETARGET_OUTLINED_DECL draft start(std::string_view domain, std::string_view type) const;
-  RETARGET_OUTLINED_DECL void add_argument(draft& d, const value& v) const;
-  RETARGET_OUTLINED_DECL void add_argument(draft& d, no_input_t) const;
+  RETARGET_COMPILED_DECL draft start(std::string_view domain, std::string_view type) const;
+  RETARGET_COMPILED_DECL void add_argument(draft& d, const value& v) const;
+  RETARGET_COMPILED_DECL void add_argument(draft& d, no_input_t) const;
   template <class Range>
   requires detail::is_input_list<Range>
   void add_argument(draft& d, const Range& values) const {
@@ -215,8 +215,8 @@ class graph_base {
     a.write(new_attribute(d));
   }
   // A new attribute of the draft's node, for an attribute to write itself into.
-  RETARGET_OUTLINED_DECL static onnx::AttributeProto& new_attribute(draft& d);
-  RETARGET_OUTLINED_DECL std::vector<value> finish(draft&& d, std::size_t outputs);
+  RETARGET_COMPILED_DECL static onnx::AttributeProto& new_attribute(draft& d);
+  RETARGET_COMPILED_DECL std::vector<value> finish(draft&& d, std::size_t outputs);
 
   // The body of g.op: the name was checked by the compiler; the node is checked again here.
   template <std::size_t N, class... Args>
