@@ -45,10 +45,12 @@ struct square : rc::rule<"square"> {
     return g.op("Pow", m["x"_v], g.constant(rx::tensor::of<float>({2.0f}, {})));
   }
 };
-// Neg of TopK's values (output 0) keeps its indices (output 1): several outputs.
+// Neg of TopK's values (output 0) keeps its indices (output 1): several outputs. The TopK
+// is shared: its indices have a reader outside the match, and the replacement's TopK is a
+// second one.
 struct neg_of_topk_values : rc::rule<"neg_of_topk_values"> {
   static constexpr auto pattern =
-      rc::op<"Neg">(rc::output<0>(rc::op<"TopK">("x"_v, "k"_c).as<"topk">()));
+      rc::op<"Neg">(rc::output<0>(rc::shared(rc::op<"TopK">("x"_v, "k"_c).as<"topk">())));
   static rx::value replace(rx::graph& g, const auto& m) {
     // The node's attributes are read by checked keys.
     const auto axis = m["topk"_n]["axis"_i].value_or(-1);
@@ -68,6 +70,54 @@ struct grow : rc::rule<"grow"> {
 };
 struct endless : retarget::backend_tag<"endless"> {};
 
+// Sigmoid(x) * x (SiLU) as x * Sigmoid(x) through HardSigmoid: an approximation, run only when
+// asked for by name, which the report counts.
+struct silu_as_hard : rc::approximation<"silu_as_hard"> {};
+struct hard_silu : rc::rule<"hard_silu"> {
+  using approximation = silu_as_hard;
+  static constexpr auto pattern = rc::commutative(rc::op<"Mul">("x"_v, rc::op<"Sigmoid">("x"_v)));
+  static rx::value replace(rx::graph& g, const auto& m) {
+    return g.op("Mul", m["x"_v], g.op("HardSigmoid", m["x"_v]));
+  }
+};
+// The same rewrite for an exact engine that reads the options itself: it says which
+// approximation made its nodes through its mark, kept under the rule's own.
+struct hard_silu_by_option : rc::rule<"hard_silu_by_option"> {
+  static constexpr auto pattern = rc::commutative(rc::op<"Mul">("x"_v, rc::op<"Sigmoid">("x"_v)));
+  static rc::verdict condition(const auto& m) {
+    if (!m.cfg().allows(silu_as_hard::name)) return rc::reject("silu_as_hard is not allowed");
+    return true;
+  }
+  static rx::value replace(rx::graph& g, const auto& m) {
+    auto hard = g.op("HardSigmoid", m["x"_v]);
+    g.set_doc_string(g.node_count() - 1, silu_as_hard::mark("by option"));
+    return g.op("Mul", m["x"_v], hard);
+  }
+};
+// Three rules of Neg: the first that matches a node takes it (their replacements make none).
+struct neg_relu : rc::rule<"neg_relu"> {
+  static constexpr auto pattern = rc::op<"Neg">(rc::op<"Relu">("x"_v));
+  static rx::value replace(rx::graph& g, const auto& m) {
+    auto zero = g.constant(rx::tensor::of<float>({0.0f}, {}));
+    return g.op("Min", g.op("Sub", zero, m["x"_v]), zero);
+  }
+};
+struct neg_of_anything : rc::rule<"neg_of_anything"> {
+  static constexpr auto pattern = rc::op<"Neg">(rc::op<"Sigmoid">("x"_v));
+  static rx::value replace(rx::graph& g, const auto& m) {
+    return g.op("Sub", g.constant(rx::tensor::of<float>({0.0f}, {})), g.op("Sigmoid", m["x"_v]));
+  }
+};
+struct neg_again : rc::rule<"neg_again"> {
+  static constexpr auto pattern = rc::op<"Neg">("x"_v);
+  static rx::value replace(rx::graph& g, const auto& m) {
+    return g.op("Sub", g.constant(rx::tensor::of<float>({0.0f}, {})), m["x"_v]);
+  }
+};
+struct approx : retarget::backend_tag<"approx"> {};
+struct approx_by_option : retarget::backend_tag<"approx_by_option"> {};
+struct taken : retarget::backend_tag<"taken"> {};
+
 }  // namespace rule_test
 
 template <>
@@ -78,6 +128,13 @@ struct rc::rules_for<rule_test::lab2>
     : rc::rule_set<rule_test::neg_of_topk_values, rc::rules_for<rule_test::lab>> {};
 template <>
 struct rc::rules_for<rule_test::endless> : rc::rule_set<rule_test::grow> {};
+template <>
+struct rc::rules_for<rule_test::approx> : rc::rule_set<rule_test::hard_silu> {};
+template <>
+struct rc::rules_for<rule_test::approx_by_option> : rc::rule_set<rule_test::hard_silu_by_option> {};
+template <>
+struct rc::rules_for<rule_test::taken>
+    : rc::rule_set<rule_test::neg_relu, rule_test::neg_of_anything, rule_test::neg_again> {};
 
 // LeakyRelu for lab as Max(x, alpha x), through a node rewrite that reads a checked attribute.
 template <>
@@ -226,6 +283,120 @@ TEST_F(Rules, FoldingHasASizeLimitAndKeepsTheNumbers) {
   // Under a limit of 4 elements, the 8-element ConstantOfShape stays computed.
   auto limited = rc::convert<retarget::default_backend>(original, {.fold_limit = 4}).model;
   EXPECT_EQ(ops_of(limited), (std::vector<std::string>{"ConstantOfShape", "Mul"}));
+}
+
+TEST_F(Rules, AnApproximationRuleRunsWhenAskedForAndTheReportCountsIt) {
+  rx::graph g(13);
+  auto x = g.input("x", rx::dtype::f32, {2, 3});
+  g.output(g.op("Mul", g.op("Sigmoid", x), x), "y");
+  auto original = model_of(g);
+  for (const bool by_option : {false, true}) {
+    auto convert = [&](const rc::options& o) {
+      return by_option ? rc::convert<approx_by_option>(original, o)
+                       : rc::convert<approx>(original, o);
+    };
+    SCOPED_TRACE(by_option ? "the rule reads the options" : "the rule is an approximation");
+    // Not asked for: the rule does not fire, and explain says why.
+    auto [exact, said] = convert({});
+    EXPECT_EQ(ops_of(exact), (std::vector<std::string>{"Sigmoid", "Mul"}));
+    EXPECT_TRUE(said.approximations.empty());
+    EXPECT_NE(rc::to_string(said, true)
+                  .find(by_option ? "the condition said no: silu_as_hard is not allowed"
+                                  : "the pattern matched, and approximation "
+                                    "silu_as_hard is not asked for"),
+              std::string::npos)
+        << rc::to_string(said, true);
+    auto [approximated, report] = convert({.approximations = {"silu_as_hard"}});
+    EXPECT_EQ(ops_of(approximated), (std::vector<std::string>{"HardSigmoid", "Mul"}));
+    EXPECT_EQ(report.approximations.at("silu_as_hard"), by_option ? 1u : 2u);
+    EXPECT_NE(rc::summary(report).find("approximation silu_as_hard x"), std::string::npos);
+    for (const auto& n : approximated.graph().node()) {
+      if (n.op_type() != "HardSigmoid") continue;
+      EXPECT_EQ(n.doc_string(), by_option ? "retarget: approximation silu_as_hard (by option); "
+                                            "made by rule hard_silu_by_option"
+                                          : "retarget: approximation silu_as_hard (made by rule "
+                                            "hard_silu)");
+    }
+  }
+}
+
+TEST_F(Rules, ExplainSaysWhichRuleTookANodeAndEveryNodeARuleDidNotFireAt) {
+  rx::graph g(13);
+  auto x = g.input("x", rx::dtype::f32, {2, 3});
+  auto a = g.op("Neg", g.op("Relu", x));
+  auto b = g.op("Neg", g.op("Sigmoid", x));
+  auto c = g.op("Neg", g.op("Tanh", x));
+  g.output(g.op("Sum", a, b, c), "y");
+  auto original = model_of(g);
+  auto [converted, report] = rc::convert<taken>(original);
+  ASSERT_EQ(report.rules.size(), 3u);
+  EXPECT_EQ(report.rules[0].fired, 1u);
+  EXPECT_EQ(report.rules[1].fired, 1u);
+  EXPECT_EQ(report.rules[2].fired, 1u);
+  const auto text = rc::to_string(report, true);
+  // neg_relu fired at the first Neg and not at the two others: both are said.
+  EXPECT_NE(text.find("rule neg_relu: fired 1x"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("    at Neg 'Neg_3' (1 op matched): expected Relu, found Sigmoid 'Sigmoid_2'"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    at Neg 'Neg_1': taken by rule neg_relu"), std::string::npos) << text;
+  EXPECT_NE(text.find("    at Neg 'Neg_3': taken by rule neg_of_anything"), std::string::npos)
+      << text;
+  expect_same_numbers(original, converted, {2, 3});
+
+  // A rule whose every node was taken by an earlier one says so, not "no node of its root op".
+  rx::graph h(13);
+  auto y = h.input("x", rx::dtype::f32, {2, 3});
+  h.output(h.op("Neg", h.op("Relu", y)), "y");
+  const auto only_taken = rc::to_string(rc::convert<taken>(model_of(h)).report, true);
+  EXPECT_NE(only_taken.find("rule neg_again: never fired (each node of its root op was taken by an "
+                            "earlier rule)"),
+            std::string::npos)
+      << only_taken;
+}
+
+TEST_F(Rules, AnInteriorNodeReadElsewhereIsNotDuplicated) {
+  rx::graph g(13);
+  auto x = g.input("x", rx::dtype::f32, {2, 3});
+  auto inner = g.op("Relu", x);
+  g.output(g.op("Relu", inner), "y");
+  g.output(g.op("Abs", inner), "z");  // a second reader of the inner Relu
+  auto original = model_of(g);
+  auto [converted, report] = rc::convert<lab>(original);
+  EXPECT_EQ(report.rules[0].fired, 0u);  // relu_of_relu: the inner Relu stays needed
+  EXPECT_NE(rc::to_string(report, true).find("has readers outside the pattern"), std::string::npos)
+      << rc::to_string(report, true);
+  EXPECT_EQ(ops_of(converted), (std::vector<std::string>{"Relu", "Relu", "Abs"}));
+}
+
+// A rule fires inside an If's branches as in the main graph; a branch's interior node read
+// twice in that branch is not replaced.
+TEST_F(Rules, RulesRunInsideSubgraphs) {
+  rx::graph g(13);
+  auto x = g.input("x", rx::dtype::f32, {2, 3});
+  auto flag = g.input("flag", rx::dtype::boolean, {});
+  auto then_branch = g.subgraph("then");
+  then_branch.output(then_branch.op("Relu", then_branch.op("Relu", x)));
+  auto else_branch = g.subgraph("else");
+  auto inner = else_branch.op("Relu", x);
+  else_branch.output(else_branch.op("Add", else_branch.op("Relu", inner), inner));
+  g.output(g.op("If", flag, "then_branch"_g = then_branch, "else_branch"_g = else_branch), "y");
+  auto original = model_of(g);
+  auto [converted, report] = rc::convert<lab>(original);
+  EXPECT_EQ(report.rules[0].fired, 1u);  // relu_of_relu, in the then branch only
+  const auto& branches = converted.graph().node(0).attribute();
+  ASSERT_EQ(branches.size(), 2);
+  for (const auto& branch : branches) {
+    std::vector<std::string> ops;
+    for (const auto& n : branch.g().node()) ops.push_back(n.op_type());
+    if (branch.name() == "then_branch")
+      EXPECT_EQ(ops, (std::vector<std::string>{"Relu"}));
+    else
+      EXPECT_EQ(ops, (std::vector<std::string>{"Relu", "Relu", "Add"}));
+  }
+  EXPECT_NE(rc::to_string(report, true).find("has readers outside the pattern"), std::string::npos)
+      << rc::to_string(report, true);
 }
 
 TEST_F(Rules, NodesOutOfOrderAreSortedAndImportKeepsTheRest) {

@@ -61,9 +61,29 @@ std::vector<ir::value> rule_replacement(ir::graph& g, const match_data& found) {
   return as_outputs(R::replace(g, match<pattern_of<R>>(found)));
 }
 
+// A rule's pattern as data, in static storage.
+template <class R>
+inline constexpr auto flat_pattern_of = flattened(R::pattern);
+
+// The approximation a rule declares itself to be (`using approximation = tag;`), "" for none.
+template <class R>
+constexpr std::string_view approximation_of() {
+  if constexpr (requires { typename R::approximation; }) {
+    static_assert(
+        requires { R::approximation::name; },
+        "retarget: a rule's `approximation` is not an approximation tag (a type derived "
+        "from rc::approximation<\"name\">)");
+    if constexpr (requires { R::approximation::name; }) return R::approximation::name;
+  }
+  return {};
+}
+
 template <class R>
 inline constexpr rule_entry entry_of{
-    R::name, pattern_elements<pattern_of<R>>, capture_count<pattern_of<R>>,
+    R::name,
+    {flat_pattern_of<R>.elements, flat_pattern_of<R>.tests},
+    capture_count<pattern_of<R>>,
+    approximation_of<R>(),
     [] {
       if constexpr (requires(const match<pattern_of<R>>& m) { R::condition(m); })
         return &rule_condition<R>;
@@ -79,10 +99,27 @@ template <class... R>
 inline constexpr std::array<rule_entry, sizeof...(R)> entries_of<boost::mp11::mp_list<R...>>{
     entry_of<R>...};
 
+// The rules' indices sorted by their root op, each op's in the set's order: the engine tries
+// a node's rules only (a stable insertion sort, at compile time).
+template <class List>
+inline constexpr auto by_root_op = [] {
+  constexpr auto& entries = entries_of<List>;
+  std::array<std::size_t, entries.size()> order{};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::size_t at = i;
+    const auto op = entries[i].pattern.elements.front().op;
+    for (; at > 0 && op < entries[order[at - 1]].pattern.elements.front().op; --at)
+      order[at] = order[at - 1];
+    order[at] = i;
+  }
+  return order;
+}();
+
 // B's rules and node rewrites, as the engine calls them.
 template <Backend B, class Rules>
 backend_hooks hooks_for() {
-  backend_hooks hooks{B::name, entries_of<typename Rules::checked_list>, nullptr};
+  using list = typename Rules::checked_list;
+  backend_hooks hooks{B::name, entries_of<list>, by_root_op<list>, nullptr};
   hooks.rewrite_node = [](const options& o, node_log& log, ir::graph& g, const node& n) {
     return rewrite_node<B>(rewrite_env(o, &log), g, n);
   };

@@ -11,6 +11,16 @@
 
 namespace retarget::convert {
 
+// A node of the rule's root op where it did not fire, and why: its pattern stopped (after
+// `depth` ops), its condition said no, or an earlier rule took the node.
+struct rule_rejection {
+  std::string at;  // the node, as messages describe it
+  std::size_t depth = 0;
+  bool matched = false;  // the whole pattern matched, and the condition said no
+  std::string why;
+  std::string taken_by = {};  // the rule that took the node first ("" when none did)
+};
+
 struct rule_record {
   std::string name = {};
   std::size_t fired = 0;
@@ -22,6 +32,9 @@ struct rule_record {
   std::size_t closest_depth = 0;
   bool closest_matched = false;  // the whole pattern matched, and the condition said no
   std::string closest_why = {};
+  // Every node of its root op where it did not fire, once each, in the order met (fired or
+  // not): what explain lists.
+  std::vector<rule_rejection> rejections = {};
 };
 
 // "1 node", "2 nodes".
@@ -105,8 +118,10 @@ inline std::string to_string(const report& r, bool explain = false) {
              std::to_string(rule.nodes_created) + "\n";
     } else if (explain) {
       out += "  rule " + rule.name + ": never fired";
-      if (rule.closest_at.empty())
+      if (rule.rejections.empty())
         out += " (no node of its root op)\n";
+      else if (rule.closest_at.empty())
+        out += " (each node of its root op was taken by an earlier rule)\n";
       else if (rule.closest_matched)
         out += "; at " + rule.closest_at + " the pattern matched, and " + rule.closest_why + "\n";
       else
@@ -114,6 +129,27 @@ inline std::string to_string(const report& r, bool explain = false) {
                count_of(rule.closest_depth, "op", "ops") +
                " of the pattern matched): " + rule.closest_why + "\n";
     }
+    if (!explain) continue;
+    // The other nodes where it did not fire (the closest attempt is said above), up to a
+    // screenful: the record holds them all.
+    constexpr std::size_t shown = 12;
+    std::size_t listed = 0, left = 0;
+    for (const auto& no : rule.rejections) {
+      if (!rule.fired && no.at == rule.closest_at && no.why == rule.closest_why) continue;
+      if (listed == shown) {
+        ++left;
+        continue;
+      }
+      ++listed;
+      if (!no.taken_by.empty())
+        out += "    at " + no.at + ": taken by rule " + no.taken_by + "\n";
+      else if (no.matched)
+        out += "    at " + no.at + ": the pattern matched, and " + no.why + "\n";
+      else
+        out += "    at " + no.at + " (" + count_of(no.depth, "op", "ops") + " matched): " + no.why +
+               "\n";
+    }
+    if (left) out += "    and " + count_of(left, "more node", "more nodes") + "\n";
   }
   for (const auto& n : r.node_rewrites)
     out += "  node rewrite " + n.op + " (" + n.rewrite + "): " + std::to_string(n.count) + "x\n";

@@ -23,6 +23,7 @@
 #include <array>
 #include <boost/hana/at_key.hpp>
 #include <boost/hana/contains.hpp>
+#include <boost/hana/erase_key.hpp>
 #include <boost/hana/flatten.hpp>
 #include <boost/hana/fold_left.hpp>
 #include <boost/hana/insert.hpp>
@@ -44,6 +45,7 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/schema.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -56,6 +58,25 @@ namespace hana = boost::hana;
 
 // ---- Pattern pieces ----
 
+namespace detail {
+// A test allowing `values` (at most value_test::most: one_of checks it).
+template <class Values>
+constexpr value_test allowing(std::string_view attribute, ir::attr_type kind,
+                              const Values& values) {
+  value_test t{.attribute = attribute, .kind = kind};
+  for (const auto& v : values) {
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>)
+      t.numbers[t.count++] = static_cast<double>(v);
+    else
+      t.strings[t.count++] = v.value;
+  }
+  return t;
+}
+}  // namespace detail
+
+template <fixed_string Name>
+struct constant_test_capture;
+
 template <fixed_string Name>
 struct value_capture {  // "x"_v: any value
   static constexpr fixed_string name = Name;
@@ -65,6 +86,18 @@ template <fixed_string Name>
 struct constant_capture {  // "w"_c: an initializer or a Constant's output
   static constexpr fixed_string name = Name;
   static constexpr bool constant = true;
+  // A constant whose every element is v ("half"_c == 0.5): a scalar, or a tensor of v alone.
+  // Floats compare in the precision the constant is stored in.
+  friend constexpr constant_test_capture<Name> operator==(constant_capture, double v) {
+    return {detail::allowing({}, ir::attr_type::undefined, std::span(&v, 1))};
+  }
+};
+// A constant capture with a test of its elements: made by ==, rc::one_of and rc::near.
+template <fixed_string Name>
+struct constant_test_capture {
+  static constexpr fixed_string name = Name;
+  static constexpr bool constant = true;
+  detail::value_test test;
 };
 template <fixed_string Name>
 struct node_key {  // "n"_n: reads a node captured with .as<"n">()
@@ -72,6 +105,13 @@ struct node_key {  // "n"_n: reads a node captured with .as<"n">()
 };
 struct any_t {};
 inline constexpr any_t any{};
+
+// A test of an attribute, "transB"_i == 1: what op<...>(...).where(...) takes. Key is the
+// literal's key, checked by where() against the op's schema.
+template <class Key>
+struct attribute_test {
+  detail::value_test test;
+};
 
 inline namespace literals {
 template <fixed_string Name>
@@ -86,46 +126,202 @@ template <fixed_string Name>
 constexpr node_key<Name> operator""_n() noexcept {
   return {};
 }
+// Attribute tests for where(): "transB"_i == 1, "alpha"_f == 1.0f, "mode"_s == "cubic" (a
+// value ONNX defines for that name, checked as in g.op).
+template <fixed_string N>
+constexpr attribute_test<ir::int_key<N>> operator==(ir::int_key<N>, std::int64_t v) {
+  return {detail::allowing(N.view(), ir::attr_type::int_, std::span(&v, 1))};
+}
+template <fixed_string N, class T>
+requires std::is_arithmetic_v<T>
+constexpr attribute_test<ir::float_key<N>> operator==(ir::float_key<N>, T v) {
+  const double value = static_cast<double>(v);
+  return {detail::allowing(N.view(), ir::attr_type::float_, std::span(&value, 1))};
+}
+template <fixed_string N>
+constexpr attribute_test<ir::string_key<N>> operator==(
+    ir::string_key<N>, std::type_identity_t<ir::string_literal<N>> v) {
+  return {detail::allowing(N.view(), ir::attr_type::string, std::span(&v, 1))};
+}
 }  // namespace literals
 
-template <fixed_string Op, fixed_string Name, std::size_t Output, bool Commutative, class... Inputs>
+namespace detail {
+// The test of rc::one_of: K values allowed, at most value_test::most.
+template <class Test, std::size_t K, class T>
+constexpr Test one_of_test(std::string_view attribute, ir::attr_type kind, const T (&values)[K]) {
+  static_assert(K <= value_test::most, "retarget: rc::one_of allows at most 8 values");
+  if constexpr (K > value_test::most)
+    return {};
+  else
+    return {allowing(attribute, kind, std::span(values))};
+}
+}  // namespace detail
+
+// An attribute, or a constant's every element, with one of up to 8 values:
+//   rc::one_of("axis"_i, {-1, 3}), rc::one_of("mode"_s, {"linear", "nearest"}),
+//   rc::one_of("c"_c, {0.0, 1.0})
+template <fixed_string N, std::size_t K>
+constexpr auto one_of(ir::int_key<N>, const std::int64_t (&values)[K]) {
+  return detail::one_of_test<attribute_test<ir::int_key<N>>>(N.view(), ir::attr_type::int_, values);
+}
+template <fixed_string N, std::size_t K>
+constexpr auto one_of(ir::float_key<N>, const double (&values)[K]) {
+  return detail::one_of_test<attribute_test<ir::float_key<N>>>(N.view(), ir::attr_type::float_,
+                                                               values);
+}
+template <fixed_string N, std::size_t K>
+constexpr auto one_of(ir::string_key<N>,
+                      const std::type_identity_t<ir::string_literal<N>> (&values)[K]) {
+  return detail::one_of_test<attribute_test<ir::string_key<N>>>(N.view(), ir::attr_type::string,
+                                                                values);
+}
+template <fixed_string N, std::size_t K>
+constexpr auto one_of(constant_capture<N>, const double (&values)[K]) {
+  return detail::one_of_test<constant_test_capture<N>>({}, ir::attr_type::undefined, values);
+}
+// A constant whose every element is within a relative tolerance of v (absolute for v = 0):
+// rc::near("s"_c, 1.41421356, 1e-6).
+template <fixed_string N>
+constexpr constant_test_capture<N> near(constant_capture<N>, double v, double tolerance) {
+  auto t = detail::allowing({}, ir::attr_type::undefined, std::span(&v, 1));
+  t.tolerance = tolerance;
+  return {t};
+}
+
+namespace detail {
+enum op_flags : unsigned { commutative_inputs = 1, shared_outputs = 2 };
+template <class T>
+inline constexpr bool is_attribute_test = false;
+template <class K>
+inline constexpr bool is_attribute_test<attribute_test<K>> = true;
+
+// The kind an attribute test of Key reads: INT for _i, FLOAT for _f, STRING for _s.
+template <class Key>
+inline constexpr ir::attr_type tested_kind = key_kinds<Key>.first;
+
+// What where() checks of a test against its op, each true when an earlier check fails, so that
+// a wrong test is one readable error.
+template <class Test>
+inline constexpr std::string_view tested_name = {};
+template <class Key>
+inline constexpr std::string_view tested_name<attribute_test<Key>> = Key::name;
+template <fixed_string Op, class Test>
+inline constexpr ir::attr_type schema_kind_of = ir::onnx_attribute_type(Op, tested_name<Test>);
+template <fixed_string Op, class Test>
+inline constexpr bool name_in_schema =
+    !is_attribute_test<Test> || schema_kind_of<Op, Test> != ir::attr_type::undefined;
+template <class Test>
+inline constexpr ir::attr_type kind_of_test = ir::attr_type::undefined;
+template <class Key>
+inline constexpr ir::attr_type kind_of_test<attribute_test<Key>> = tested_kind<Key>;
+template <fixed_string Op, class Test>
+inline constexpr bool kind_in_schema =
+    !name_in_schema<Op, Test> || schema_kind_of<Op, Test> == ir::attr_type::undefined ||
+    schema_kind_of<Op, Test> == kind_of_test<Test>;
+template <fixed_string Op, class Test>
+inline constexpr bool test_fits =
+    is_attribute_test<Test>&& schema_kind_of<Op, Test> !=
+    ir::attr_type::undefined&& schema_kind_of<Op, Test> == kind_of_test<Test>;
+}  // namespace detail
+
+template <fixed_string Op, fixed_string Name, std::size_t Output, unsigned Flags, std::size_t Tests,
+          class... Inputs>
 struct op_pattern {
   static constexpr fixed_string op = Op;
   static constexpr fixed_string name = Name;
   static constexpr std::size_t output = Output;
-  static constexpr bool commutative = Commutative;
+  static constexpr bool commutative = Flags & detail::commutative_inputs;
+  static constexpr bool shared = Flags & detail::shared_outputs;
   hana::tuple<Inputs...> inputs;
+  std::array<detail::value_test, Tests> tests{};
 
   // Captures the matched node under `N`, for m["N"_n].
   template <fixed_string N>
-  constexpr op_pattern<Op, N, Output, Commutative, Inputs...> as() const {
-    return {inputs};
+  constexpr op_pattern<Op, N, Output, Flags, Tests, Inputs...> as() const {
+    return {inputs, tests};
   }
   // The same as .as("N"_n): a spelling that needs no `template` keyword where the pattern's
   // type depends on a template parameter (there, .as<"N">() must be .template as<"N">()).
   template <fixed_string N>
-  constexpr op_pattern<Op, N, Output, Commutative, Inputs...> as(node_key<N>) const {
-    return {inputs};
+  constexpr op_pattern<Op, N, Output, Flags, Tests, Inputs...> as(node_key<N>) const {
+    return {inputs, tests};
   }
+  // The node's attributes (the schema's defaults where it sets none) pass the tests:
+  //   rc::op<"Gemm">("a"_v, "b"_v).where("transA"_i == 0, "transB"_i == 1)
+  template <class... T>
+  constexpr auto where(T... added) const {
+    static_assert((detail::is_attribute_test<T> && ...),
+                  "retarget: where() takes attribute tests: \"name\"_i == 1, \"name\"_s == "
+                  "\"...\", rc::one_of(\"name\"_i, {...})");
+    static_assert((detail::name_in_schema<Op, T> && ...),
+                  "retarget: attribute name in where() is not in the pattern op's schema");
+    static_assert((detail::kind_in_schema<Op, T> && ...),
+                  "retarget: attribute kind in where() does not match the pattern op's schema "
+                  "(where tests an INT with _i, a FLOAT with _f, a STRING with _s)");
+    if constexpr (!(detail::test_fits<Op, T> && ...)) {
+      return *this;
+    } else {
+      op_pattern<Op, Name, Output, Flags, Tests + sizeof...(T), Inputs...> out{inputs, {}};
+      for (std::size_t i = 0; i < Tests; ++i) out.tests[i] = tests[i];
+      std::size_t at = Tests;
+      ((out.tests[at++] = added.test), ...);
+      return out;
+    }
+  }
+};
+
+// A piece that matches an absent input too: rc::optional("c"_v) (its captures left unbound).
+template <class P>
+struct optional_pattern {
+  P piece;
+};
+// Either of two pieces, the first tried first: rc::either(op<"Div">(...), op<"Mul">(...)).
+template <class A, class B>
+struct either_pattern {
+  A first;
+  B second;
 };
 
 namespace detail {
 template <class T>
 inline constexpr bool is_op_pattern = false;
-template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-inline constexpr bool is_op_pattern<op_pattern<O, N, K, C, I...>> = true;
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+inline constexpr bool is_op_pattern<op_pattern<O, N, K, F, T, I...>> = true;
 template <class T>
 inline constexpr bool is_value_pattern = false;
 template <fixed_string N>
 inline constexpr bool is_value_pattern<value_capture<N>> = true;
 template <fixed_string N>
 inline constexpr bool is_value_pattern<constant_capture<N>> = true;
+template <fixed_string N>
+inline constexpr bool is_value_pattern<constant_test_capture<N>> = true;
 template <>
 inline constexpr bool is_value_pattern<any_t> = true;
+template <class P>
+inline constexpr bool is_value_pattern<optional_pattern<P>> = true;
+template <class A, class B>
+inline constexpr bool is_value_pattern<either_pattern<A, B>> = true;
 }  // namespace detail
 
 template <class T>
 concept pattern = detail::is_op_pattern<T> || detail::is_value_pattern<T>;
+
+namespace detail {
+// The op at a pattern's root: an op piece's, or the one both alternatives of an either have
+// at theirs; "" for any other piece.
+template <class P>
+inline constexpr std::string_view root_op_of = {};
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+inline constexpr std::string_view root_op_of<op_pattern<O, N, K, F, T, I...>> = O.view();
+template <class A, class B>
+inline constexpr std::string_view root_op_of<either_pattern<A, B>> = root_op_of<A> == root_op_of<B>
+                                                                         ? root_op_of<A>
+                                                                         : std::string_view();
+// What a rule's pattern may be: an op piece, or alternatives whose roots are one op (the
+// engine tries a rule at the nodes of its root op).
+template <class P>
+inline constexpr bool is_root_pattern = !root_op_of<P>.empty();
+}  // namespace detail
 
 // A node of op Op whose inputs match `inputs` in order; inputs past the pattern's must be
 // absent.
@@ -135,24 +331,63 @@ constexpr auto op(Inputs... inputs) {
                 "retarget: pattern op name is unknown to the ONNX schemas (of the default domain, "
                 "which patterns match)");
   static_assert((pattern<Inputs> && ...),
-                "retarget: a pattern's inputs are patterns: op<...>(...), \"x\"_v, \"w\"_c or any");
+                "retarget: a pattern's inputs are patterns: op<...>(...), \"x\"_v, \"w\"_c, any, "
+                "optional(...) or either(...)");
   static_assert(
       !ir::is_onnx_op(Op) || static_cast<int>(sizeof...(Inputs)) <= ir::onnx_op_inputs(Op).second,
       "retarget: pattern op is given more inputs than its schema allows");
-  return op_pattern<Op, "", 0, false, Inputs...>{hana::make_tuple(inputs...)};
+  return op_pattern<Op, "", 0, 0, 0, Inputs...>{hana::make_tuple(inputs...)};
 }
 
 // Output K of the node p matches.
-template <std::size_t K, fixed_string Op, fixed_string Name, std::size_t Output, bool C,
-          class... Inputs>
-constexpr auto output(op_pattern<Op, Name, Output, C, Inputs...> p) {
-  return op_pattern<Op, Name, K, C, Inputs...>{p.inputs};
+template <std::size_t K, fixed_string Op, fixed_string Name, std::size_t Output, unsigned F,
+          std::size_t T, class... Inputs>
+constexpr auto output(op_pattern<Op, Name, Output, F, T, Inputs...> p) {
+  return op_pattern<Op, Name, K, F, T, Inputs...>{p.inputs, p.tests};
 }
 
 // A two-input op matched with its inputs either way round.
-template <fixed_string Op, fixed_string Name, std::size_t Output, bool C, class A, class B>
-constexpr auto commutative(op_pattern<Op, Name, Output, C, A, B> p) {
-  return op_pattern<Op, Name, Output, true, A, B>{p.inputs};
+template <fixed_string Op, fixed_string Name, std::size_t Output, unsigned F, std::size_t T,
+          class A, class B>
+constexpr auto commutative(op_pattern<Op, Name, Output, F, T, A, B> p) {
+  return op_pattern<Op, Name, Output, F | detail::commutative_inputs, T, A, B>{p.inputs, p.tests};
+}
+
+// An interior node that may have readers outside the match. By default a node the pattern
+// covers below its root must not: a match would then compute its work twice.
+template <fixed_string Op, fixed_string Name, std::size_t Output, unsigned F, std::size_t T,
+          class... Inputs>
+constexpr auto shared(op_pattern<Op, Name, Output, F, T, Inputs...> p) {
+  return op_pattern<Op, Name, Output, F | detail::shared_outputs, T, Inputs...>{p.inputs, p.tests};
+}
+template <class P>
+requires(!detail::is_op_pattern<P>) constexpr P shared(P p) {
+  static_assert(detail::is_op_pattern<P>,
+                "retarget: rc::shared takes an op piece, rc::shared(rc::op<\"Op\">(...)): only a "
+                "node has readers");
+  return p;
+}
+
+// An input that may be absent: a Gemm with or without its C is
+//   rc::op<"Gemm">("a"_v, "b"_v, rc::optional("c"_v))
+// and m.has("c"_v) says which.
+template <class P>
+constexpr optional_pattern<P> optional(P p) {
+  static_assert(
+      pattern<P>,
+      "retarget: rc::optional takes a pattern piece: \"x\"_v, \"w\"_c or rc::op<...>(...)");
+  return {p};
+}
+
+// Either of two pieces, tried in order (captures bound by the one that matched; a name only
+// the other binds is left unbound). At a rule's root, two op pieces of one op: two ways an
+// exporter writes the same thing.
+template <class A, class B>
+constexpr either_pattern<A, B> either(A a, B b) {
+  static_assert(
+      pattern<A> && pattern<B>,
+      "retarget: rc::either takes two pattern pieces: \"x\"_v, \"w\"_c or rc::op<...>(...)");
+  return {a, b};
 }
 
 // ---- What a match holds ----
@@ -181,37 +416,66 @@ template <fixed_string S>
 constexpr auto key_of = hana_string<S>(std::make_index_sequence<S.size()>{});
 
 // The captures of a pattern as (key, type) pairs, with repeats.
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+constexpr auto captures_of(const op_pattern<O, N, K, F, T, I...>&);
+template <class A, class B>
+constexpr auto captures_of(const either_pattern<A, B>&);
 constexpr auto captures_of(any_t) { return hana::make_tuple(); }
-template <fixed_string N>
-constexpr auto captures_of(value_capture<N>) {
-  return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<ir::value>));
+template <class C>
+requires(requires { C::constant; }) constexpr auto captures_of(C) {
+  return hana::make_tuple(hana::make_pair(key_of<C::name>, hana::type_c<ir::value>));
 }
-template <fixed_string N>
-constexpr auto captures_of(constant_capture<N>) {
-  return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<ir::value>));
+template <class P>
+constexpr auto captures_of(const optional_pattern<P>&) {
+  return captures_of(P{});
 }
-template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-constexpr auto captures_of(const op_pattern<O, N, K, C, I...>& p) {
+template <class A, class B>
+constexpr auto captures_of(const either_pattern<A, B>&) {
+  return hana::flatten(hana::make_tuple(captures_of(A{}), captures_of(B{})));
+}
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+constexpr auto captures_of(const op_pattern<O, N, K, F, T, I...>&) {
   auto own = [] {
     if constexpr (N.size() == 0)
       return hana::make_tuple();
     else
       return hana::make_tuple(hana::make_pair(key_of<N>, hana::type_c<matched_node<O>>));
   }();
-  auto inner = hana::unpack(p.inputs, [](const auto&... in) {
-    return hana::flatten(hana::make_tuple(captures_of(in)...));
-  });
-  return hana::flatten(hana::make_tuple(own, inner));
+  return hana::flatten(hana::make_tuple(own, captures_of(I{})...));
 }
 
+// The type of a name a pattern uses for two kinds of capture (an error, said once).
+struct capture_conflict {};
+
 // A pattern's captures: a hana::map from each name to its slot in a match and its type
-// (ir::value, or matched_node<Op>), the first use of a name deciding both. Only its type is
-// used: the checks of m["x"_v] and the pattern's flattening read it at compile time.
+// (ir::value, or matched_node<Op>), the first use of a name deciding both; a later use of the
+// name must be of the same type. Only its type is used: the checks of m["x"_v] and the
+// pattern's flattening read it at compile time.
 template <class Pattern>
 constexpr auto capture_map_of(const Pattern& p) {
   return hana::fold_left(captures_of(p), hana::make_map(), [](auto map, auto pair) {
-    return hana::insert(map, hana::make_pair(hana::first(pair),
-                                             hana::make_pair(hana::size(map), hana::second(pair))));
+    if constexpr (decltype(hana::contains(map, hana::first(pair)))::value) {
+      const auto key = hana::first(pair);
+      using before =
+          typename std::remove_cvref_t<decltype(hana::second(hana::at_key(map, key)))>::type;
+      using now = typename std::remove_cvref_t<decltype(hana::second(pair))>::type;
+      constexpr bool agree =
+          std::is_same_v<before, now> || std::is_same_v<before, capture_conflict>;
+      static_assert(agree,
+                    "retarget: a capture name is used for a value and a node, or for nodes of "
+                    "two ops, in one pattern");
+      if constexpr (agree)
+        return map;
+      else  // marked, so that reading the name says nothing more
+        return hana::insert(
+            hana::erase_key(map, key),
+            hana::make_pair(key, hana::make_pair(hana::first(hana::at_key(map, key)),
+                                                 hana::type_c<capture_conflict>)));
+    } else {
+      return hana::insert(
+          map,
+          hana::make_pair(hana::first(pair), hana::make_pair(hana::size(map), hana::second(pair))));
+    }
   });
 }
 template <class Pattern>
@@ -233,17 +497,34 @@ template <class Pattern>
 inline constexpr std::size_t capture_count =
     decltype(hana::size(std::declval<capture_map_t<Pattern>>()))::value;
 
-// The pieces of a pattern's subtree, itself included.
+// The pieces of a pattern's subtree, itself included, and the tests they hold.
 template <class P>
 inline constexpr std::size_t extent_of = 1;
-template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-inline constexpr std::size_t extent_of<op_pattern<O, N, K, C, I...>> = 1 + (extent_of<I> + ... + 0);
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+inline constexpr std::size_t extent_of<op_pattern<O, N, K, F, T, I...>> = 1 +
+                                                                          (extent_of<I> + ... + 0);
+template <class P>
+inline constexpr std::size_t extent_of<optional_pattern<P>> = 1 + extent_of<P>;
+template <class A, class B>
+inline constexpr std::size_t extent_of<either_pattern<A, B>> = 1 + extent_of<A> + extent_of<B>;
+template <class P>
+inline constexpr std::size_t tests_of = 0;
+template <fixed_string N>
+inline constexpr std::size_t tests_of<constant_test_capture<N>> = 1;
+template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+inline constexpr std::size_t tests_of<op_pattern<O, N, K, F, T, I...>> = T +
+                                                                         (tests_of<I> + ... + 0);
+template <class P>
+inline constexpr std::size_t tests_of<optional_pattern<P>> = tests_of<P>;
+template <class A, class B>
+inline constexpr std::size_t tests_of<either_pattern<A, B>> = tests_of<A> + tests_of<B>;
 
 // A pattern flattened into the data match_pattern walks, depth first.
 template <class Pattern>
-struct flattener {
-  std::array<pattern_element, extent_of<Pattern>> out{};
-  std::size_t at = 0;
+struct flat_pattern {
+  std::array<pattern_element, extent_of<Pattern>> elements{};
+  std::array<value_test, tests_of<Pattern>> tests{};
+  std::size_t at = 0, tests_at = 0;
 
   template <fixed_string N>
   static constexpr std::ptrdiff_t slot() {
@@ -252,35 +533,61 @@ struct flattener {
     else
       return static_cast<std::ptrdiff_t>(capture_slot_of<Pattern, N>);
   }
-  constexpr void add(any_t) { out[at++] = {}; }
+  constexpr void add(any_t) { elements[at++] = {}; }
   template <class Capture>
-  requires(requires { Capture::constant; }) constexpr void add(Capture) {
+  requires(requires { Capture::constant; }) constexpr void add(const Capture& c) {
     using kind = pattern_element::kind;
-    out[at++] = {Capture::constant ? kind::constant : kind::value,
-                 {},
-                 Capture::name.view(),
-                 slot<Capture::name>()};
+    auto& e = elements[at++];
+    e = {Capture::constant ? kind::constant : kind::value,
+         {},
+         Capture::name.view(),
+         slot<Capture::name>()};
+    if constexpr (requires { c.test; }) {
+      e.first_test = tests_at;
+      e.tests = 1;
+      tests[tests_at++] = c.test;
+    }
   }
-  template <fixed_string O, fixed_string N, std::size_t K, bool C, class... I>
-  constexpr void add(const op_pattern<O, N, K, C, I...>&) {
-    using P = op_pattern<O, N, K, C, I...>;
-    out[at++] = {pattern_element::kind::op,
-                 P::op.view(),
-                 P::name.view(),
-                 slot<N>(),
-                 extent_of<P>,
-                 sizeof...(I),
-                 K,
-                 C};
-    (add(I{}), ...);
+  template <class P>
+  constexpr void add(const optional_pattern<P>& o) {
+    auto& e = elements[at++];
+    e.what = pattern_element::kind::optional;
+    e.extent = extent_of<optional_pattern<P>>;
+    add(o.piece);
+  }
+  template <class A, class B>
+  constexpr void add(const either_pattern<A, B>& e) {
+    auto& piece = elements[at++];
+    piece.what = pattern_element::kind::either;
+    piece.op = root_op_of<either_pattern<A, B>>;
+    piece.extent = extent_of<either_pattern<A, B>>;
+    add(e.first);
+    add(e.second);
+  }
+  template <fixed_string O, fixed_string N, std::size_t K, unsigned F, std::size_t T, class... I>
+  constexpr void add(const op_pattern<O, N, K, F, T, I...>& p) {
+    using P = op_pattern<O, N, K, F, T, I...>;
+    elements[at++] = {pattern_element::kind::op,
+                      P::op.view(),
+                      P::name.view(),
+                      slot<N>(),
+                      extent_of<P>,
+                      sizeof...(I),
+                      K,
+                      P::commutative,
+                      P::shared,
+                      tests_at,
+                      T};
+    for (const auto& t : p.tests) tests[tests_at++] = t;
+    hana::unpack(p.inputs, [&](const auto&... in) { (add(in), ...); });
   }
 };
 template <class Pattern>
-inline constexpr auto pattern_elements = [] {
-  flattener<Pattern> f;
-  f.add(Pattern{});
-  return f.out;
-}();
+constexpr flat_pattern<Pattern> flattened(const Pattern& p) {
+  flat_pattern<Pattern> f;
+  f.add(p);
+  return f;
+}
 
 }  // namespace detail
 
@@ -308,12 +615,32 @@ class match {
                   "retarget: capture name is not in the rule's pattern");
     if constexpr (detail::has_capture<Pattern, N>) {
       using T = detail::capture_type_t<Pattern, N>;
-      static_assert(!std::is_same_v<T, ir::value>,
+      static_assert(!std::is_same_v<T, ir::value> || std::is_same_v<T, detail::capture_conflict>,
                     "retarget: the capture is a value; read it with \"name\"_v or \"name\"_c");
-      if constexpr (!std::is_same_v<T, ir::value>)
+      if constexpr (!std::is_same_v<T, ir::value> && !std::is_same_v<T, detail::capture_conflict>)
         return T{found_->slots[detail::capture_slot_of<Pattern, N>].node};
     }
   }
+
+  // Whether an optional piece bound the capture: false for an input that is absent.
+  template <class Capture>
+  requires(requires { Capture::constant; }) bool has(Capture) const {
+    return value<Capture::name>().valid();
+  }
+
+  // The elements of a captured constant as T (converted from the type it is stored in):
+  // m.constant<float>("c"_c). retarget::error naming the capture when it is not a constant.
+  template <class T, class Capture>
+  requires(requires { Capture::constant; }) std::vector<T> constant(Capture)
+  const {
+    const auto values =
+        detail::constant_values(*found_, value<Capture::name>(), Capture::name.view());
+    return std::vector<T>(values.begin(), values.end());
+  }
+
+  // The conversion's options: which approximations it allows (cfg().allows(name)), and the
+  // rest of convert::options.
+  const options& cfg() const noexcept { return found_->given ? *found_->given : no_options(); }
 
   // The graph being built, where the captured values live.
   ir::graph& graph() const noexcept { return *found_->graph; }
@@ -326,12 +653,18 @@ class match {
     static_assert(detail::has_capture<Pattern, N>,
                   "retarget: capture name is not in the rule's pattern");
     if constexpr (detail::has_capture<Pattern, N>) {
-      static_assert(std::is_same_v<detail::capture_type_t<Pattern, N>, ir::value>,
+      using T = detail::capture_type_t<Pattern, N>;
+      static_assert(std::is_same_v<T, ir::value> || std::is_same_v<T, detail::capture_conflict>,
                     "retarget: the capture is a node; read it with \"name\"_n");
       return found_->slots[detail::capture_slot_of<Pattern, N>].value;
     } else {
       return found_->slots.front().value;
     }
+  }
+
+  static const options& no_options() {
+    static const options none;
+    return none;
   }
 
   const detail::match_data* found_;
@@ -360,12 +693,24 @@ struct rule {
   static constexpr std::string_view name = Name;
 };
 
+namespace detail {
 template <class R>
-concept Rule = requires {
+concept named_with_pattern = requires {
   { R::name } -> std::convertible_to<std::string_view>;
   R::pattern;
+};
+template <class R>
+constexpr bool has_root_op() {
+  if constexpr (named_with_pattern<R>)
+    return is_root_pattern<std::remove_cvref_t<decltype(R::pattern)>>;
+  else
+    return true;  // not a rule: said once, by the check that it is one
 }
-&&detail::is_op_pattern<std::remove_cvref_t<decltype(R::pattern)>>;
+}  // namespace detail
+
+template <class R>
+concept Rule = detail::named_with_pattern<R> &&
+    detail::is_root_pattern<std::remove_cvref_t<decltype(R::pattern)>>;
 
 namespace detail {
 template <class... R>
@@ -382,9 +727,12 @@ namespace detail {
 // The checks live in their own type so that a failure leaves rule_set usable: one error.
 template <class... Rules>
 struct rule_set_check {
-  static_assert((Rule<Rules> && ...),
+  static_assert((named_with_pattern<Rules> && ...),
                 "retarget: a rule_set holds rules (types derived from retarget::convert::rule "
-                "with a `pattern` made by rc::op)");
+                "with a `pattern`)");
+  static_assert((has_root_op<Rules>() && ...),
+                "retarget: a rule's pattern has no one op at its root: make it with rc::op, or "
+                "rc::either of op pieces of the same op");
   static_assert(names_unique<Rules...>(), "retarget: two rules of a rule_set share a name");
   // Whether the rules can be read as rules: with a non-rule, nothing reads them further.
   static constexpr bool value = (Rule<Rules> && ...);

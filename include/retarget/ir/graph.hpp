@@ -160,6 +160,13 @@ class graph_base {
   RETARGET_COMPILED_DECL std::optional<node_view> producer(const value& v) const;
   // The stored tensor of an initializer or a Constant's output, or nullptr when v is computed.
   RETARGET_COMPILED_DECL const onnx::TensorProto* constant_data(const value& v) const;
+  // How many nodes of this graph read v, as an input or from a subgraph: what a pattern asks
+  // of a node it would replace whole.
+  RETARGET_COMPILED_DECL std::size_t readers(const value& v) const;
+  // The attribute `name` of a node, or, when the node does not set it, the default its schema
+  // gives it at this graph's opset; nullopt when neither has one.
+  RETARGET_COMPILED_DECL std::optional<attribute_view> attribute_or_default(
+      const node_view& node, std::string_view name) const;
   // Names that generated names stay clear of, though explicit ones may still take them: a
   // converter reserves the names of the model it rebuilds before emitting a node of its own.
   template <class Names>

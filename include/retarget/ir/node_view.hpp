@@ -3,7 +3,7 @@
 // the node described the one way messages describe it.
 //
 //   const retarget::ir::node_view n(model.graph().node(0));
-//   if (n.op_type() == "Gemm" && n.attribute("transB").value_or_int(0) == 1) ...
+//   if (const auto t = n.attribute("transB"); n.op_type() == "Gemm" && t && t->i() == 1) ...
 //   if (const auto a = n.attribute("value"); a && a->kind() == ir::attr_type::tensor)
 //     std::vector<float> v = a->t().values<float>();
 #ifndef RETARGET_IR_NODE_VIEW_HPP

@@ -3,6 +3,7 @@
 #ifndef RETARGET_IR_TENSOR_STATS_HPP
 #define RETARGET_IR_TENSOR_STATS_HPP
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <retarget/core/config.hpp>
@@ -21,6 +22,12 @@ RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor& t);
 // The same for a tensor read where it is stored (a model's constant), without a copy.
 class tensor_view;
 RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor_view& t);
+
+// A number as messages show it: the shortest text that reads back as the value (0.5, 1e-05, 3).
+inline std::string format_number(double v) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
 
 struct tensor_statistics {
   std::size_t count = 0;

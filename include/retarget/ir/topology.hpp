@@ -38,7 +38,8 @@ RETARGET_COMPILED_DECL std::vector<int> topological_order(
     const onnx::GraphProto& g, const std::function<bool(const std::string&)>& outer);
 
 // Removes the nodes of g, which are in topological order, whose outputs nothing reads (the
-// graph's outputs are read); a node without outputs stays. Returns how many went.
+// graph's outputs are read), in its subgraphs too; a node without outputs stays. Returns how
+// many went.
 RETARGET_COMPILED_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g);
 
 // What remove_unread removed.
@@ -47,7 +48,7 @@ struct removed_count {
   std::size_t initializers = 0;
 };
 
-// Removes from the main graph the nodes whose outputs nothing reads (remove_dead_nodes), then
+// Removes the nodes whose outputs nothing reads (remove_dead_nodes, subgraphs included), then
 // the initializers nothing reads (a graph input's default stays); shared weights stay shared.
 RETARGET_COMPILED_DECL removed_count remove_unread(model& m);
 

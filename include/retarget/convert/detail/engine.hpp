@@ -58,6 +58,8 @@ struct rule_site {
   ir::node_view node;
   const std::vector<ir::value>& inputs;
   report& r;
+  const options& o;
+  const reader_count* readers;  // how many nodes read a value, once all are rebuilt
 };
 
 // A rule that fired: its outputs, for the node's.
@@ -70,8 +72,11 @@ struct rule_firing {
 // for it (convert.hpp's entry_of<R>).
 struct rule_entry {
   std::string_view name;
-  std::span<const pattern_element> pattern;
+  pattern_data pattern;
   std::size_t captures = 0;
+  // The approximation the rule is (its `using approximation = tag;`), "" for an exact rule: it
+  // runs only when options::approximations names it, and marks the nodes it makes.
+  std::string_view approximation;
   // Whether the match passes the rule's condition; on a no, it may say why. Null: none.
   bool (*condition)(const match_data&, std::string& why) = nullptr;
   // The root's outputs, from the replacement the rule emitted into the graph.
@@ -81,7 +86,8 @@ struct rule_entry {
 // What a backend adds to the engine.
 struct backend_hooks {
   std::string_view backend;
-  std::span<const rule_entry> rules;  // tried in order: the first that fires takes the node
+  std::span<const rule_entry> rules;        // tried in order: the first that fires takes the node
+  std::span<const std::size_t> by_root_op;  // the rules' indices, by root op, in order within one
   // The node rebuilt through its op's node rewrite (the origin emits it unchanged).
   std::vector<ir::value> (*rewrite_node)(const options&, node_log&, ir::graph&, const node&);
 };

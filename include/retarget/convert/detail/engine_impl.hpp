@@ -49,28 +49,55 @@ RETARGET_LAZY_HELPER bool same_node(const ir::node_view& rebuilt, const ir::node
 }
 // ---- Rules ----
 
-// The closest attempt, kept for explain: a whole match refused by the condition beats any
-// partial one.
+// Whether a rule made the node (in an earlier pass): explain lists the nodes of the model as
+// given, not those rules made on the way.
+RETARGET_LAZY_HELPER bool made_by_a_rule(const ir::node_view& node) {
+  return node.doc_string().find("made by rule ") != std::string::npos;
+}
+// Keeps a node where a rule did not fire, once per node and reason over the passes.
+RETARGET_LAZY_HELPER void note_rejection(rule_record& record, rule_rejection no) {
+  for (const auto& seen : record.rejections)
+    if (seen.at == no.at && seen.why == no.why && seen.taken_by == no.taken_by) return;
+  record.rejections.push_back(std::move(no));
+}
+
+// A node where the rule did not fire, kept for explain (once per node and reason, over the
+// passes); for a rule that has not fired yet, the closest attempt too, a whole match refused
+// by the condition beating any partial one.
 RETARGET_LAZY_HELPER void note_attempt(rule_record& record, const rule_site& site,
                                        std::size_t depth, bool matched, std::string why) {
+  std::string at = site.node.describe();
+  if (!made_by_a_rule(site.node)) note_rejection(record, {at, depth, matched, why});
   if (record.fired) return;
   if (!record.closest_at.empty() &&
       std::pair(matched, depth) <= std::pair(record.closest_matched, record.closest_depth))
     return;
-  record.closest_at = site.node.describe();
+  record.closest_at = std::move(at);
   record.closest_depth = depth;
   record.closest_matched = matched;
   record.closest_why = std::move(why);
 }
 
+// What the nodes a rule made say of it: its name, and for an approximation its mark, which
+// the report counts (a mark the replacement wrote itself is kept).
+RETARGET_LAZY_HELPER std::string made_by(const rule_entry& rule, const std::string& doc) {
+  const std::string by = "made by rule " + std::string(rule.name);
+  if (!rule.approximation.empty())
+    return std::string(approximation_marker) + std::string(rule.approximation) + " (" + by + ")";
+  if (approximation_of_node(doc)) return doc + "; " + by;
+  return "retarget: " + by;
+}
+
 // Rule `rule` tried on a node: its outputs when it matched, passed its condition and replaced
-// the node, the nodes it made marked with its name; else the closest attempt is kept in its
-// record, for explain.
+// the node, the nodes it made marked with its name; else why not is kept in its record, for
+// explain.
 RETARGET_LAZY_HELPER std::optional<rule_firing> try_rule(const rule_entry& rule,
                                                          rule_record& record,
                                                          const rule_site& site) {
   auto& g = site.g;
   match_data found;
+  found.given = &site.o;
+  found.readers = site.readers;
   found.slots.resize(rule.captures);
   attempt progress;
   if (!match_pattern(rule.pattern, g, site.node, site.inputs, found, progress)) {
@@ -84,6 +111,12 @@ RETARGET_LAZY_HELPER std::optional<rule_firing> try_rule(const rule_entry& rule,
       return std::nullopt;
     }
   }
+  if (!rule.approximation.empty() && !site.o.allows(rule.approximation)) {
+    note_attempt(record, site, progress.depth, true,
+                 "approximation " + std::string(rule.approximation) +
+                     " is not asked for (options::approximations, --approximate)");
+    return std::nullopt;
+  }
   const auto before = g.node_count();
   std::vector<ir::value> outputs;
   try {
@@ -94,25 +127,39 @@ RETARGET_LAZY_HELPER std::optional<rule_firing> try_rule(const rule_entry& rule,
                                  std::string(retarget::reason_of(e))));
   }
   for (std::size_t i = before; i < g.node_count(); ++i)
-    g.set_doc_string(i, "retarget: made by rule " + std::string(rule.name));
+    g.set_doc_string(i, made_by(rule, g.node(i).doc_string()));
   ++record.fired;
   record.nodes_matched += found.nodes.size();
   record.nodes_created += g.node_count() - before;
   return rule_firing{std::move(outputs), rule.name};
 }
 
-// The rules in their order: the first that fires takes the node. The report holds one record
-// per rule, in the same order (convert_with makes them).
-RETARGET_LAZY_HELPER std::optional<rule_firing> try_rules(std::span<const rule_entry> rules,
+// The rules of the node's op, in their order: the first that fires takes the node, and the
+// later ones say so in their records. The report holds one record per rule, in the set's
+// order (convert_with makes them); `by_root_op` lists the rules sorted by their root op.
+RETARGET_LAZY_HELPER std::optional<rule_firing> try_rules(const backend_hooks& hooks,
                                                           const rule_site& site) {
-  for (std::size_t i = 0; i < rules.size(); ++i)
-    if (site.node.op_type() == rules[i].pattern.front().op)
-      if (auto fired = try_rule(rules[i], site.r.rules[i], site)) return fired;
+  const auto& op = site.node.op_type();
+  const auto first = std::lower_bound(hooks.by_root_op.begin(), hooks.by_root_op.end(), op,
+                                      [&](std::size_t i, const std::string& o) {
+                                        return hooks.rules[i].pattern.elements.front().op < o;
+                                      });
+  auto last = first;
+  while (last != hooks.by_root_op.end() && hooks.rules[*last].pattern.elements.front().op == op)
+    ++last;
+  for (auto i = first; i != last; ++i)
+    if (auto fired = try_rule(hooks.rules[*i], site.r.rules[*i], site)) {
+      if (!made_by_a_rule(site.node))
+        for (auto later = i + 1; later != last; ++later)
+          note_rejection(site.r.rules[*later],
+                         {site.node.describe(), 0, false, {}, std::string(fired->rule)});
+      return fired;
+    }
   return std::nullopt;
 }
 
 // One pass: the source graph rebuilt into a new one.
-class rebuilder {
+class rebuilder final : public reader_count {
  public:
   rebuilder(const backend_hooks& hooks, const options& o, report& r, int opset, bool first_pass)
       : hooks_(hooks),
@@ -132,11 +179,11 @@ class rebuilder {
       throw error("retarget: graph '" + source.name() +
                   "' has sparse initializers, which retarget cannot rebuild");
     scopes_.emplace_back();
-    auto& scope = scopes_.back();
+    graphs_.push_back({&g, {}, {}});
     std::set<std::string> input_names;
     for (const auto& in : source.inputs()) {
       // A subgraph's input without a type is typed by its node.
-      scope[in.name()] = ir::declare_input(g, in, !main_graph);
+      bind(in.name(), ir::declare_input(g, in, !main_graph));
       input_names.insert(in.name());
     }
     std::vector<const ir::shared_initializer*> shared_at(source.initializer_count(), nullptr);
@@ -149,15 +196,16 @@ class rebuilder {
       if (input_names.count(name))
         ir::add_input_default(g, init);
       else if (s)
-        scope[name] = g.initializer(name, s->data);
+        bind(name, g.initializer(name, s->data));
       else
-        scope[name] = g.initializer(name, init.copy());
+        bind(name, g.initializer(name, init.copy()));
     }
-    if (main_graph) {
-      for (std::size_t i = 0; i < source.node_count(); ++i)
-        for (const auto& r : source.reads(i)) read_.insert(r);
-      for (const auto& o : source.outputs()) read_.insert(o.name());
-    }
+    auto& pending = graphs_.back().pending_reads;
+    for (std::size_t i = 0; i < source.node_count(); ++i)
+      for (const auto& r : distinct_reads(source, i)) ++pending[r];
+    for (const auto& o : source.outputs()) ++pending[o.name()];
+    if (main_graph)
+      for (const auto& [name, n] : pending) read_.insert(name);
     const auto order = source.topological_order([&](const std::string& name) {
       for (std::size_t i = 0; i + 1 < scopes_.size(); ++i)
         if (scopes_[i].count(name)) return true;
@@ -167,6 +215,7 @@ class rebuilder {
       const auto at = static_cast<std::size_t>(i);
       try {
         rebuild_node(g, source.node(at), main_graph);
+        for (const auto& r : distinct_reads(source, at)) --graphs_.back().pending_reads[r];
       } catch (const error& e) {
         std::throw_with_nested(
             error("retarget: " + source.place(at) + ": " + std::string(retarget::reason_of(e))));
@@ -179,9 +228,34 @@ class rebuilder {
                          !main_graph);
     }
     scopes_.pop_back();
+    graphs_.pop_back();
+  }
+
+  // How many nodes of the graph being built (a subgraph's, inside one) read v once it is
+  // rebuilt whole: those already in it, and those still to come that read a name bound to v.
+  std::size_t readers(const ir::value& v) const override {
+    const auto& in = graphs_.back();
+    std::size_t n = in.g->readers(v);
+    if (const auto names = in.bound.find(v.name()); names != in.bound.end())
+      for (const auto& name : names->second)
+        if (const auto it = in.pending_reads.find(name); it != in.pending_reads.end())
+          n += it->second;
+    return n;
   }
 
  private:
+  // The names node i reads, each once: a node is one reader however often it reads a name.
+  static std::set<std::string> distinct_reads(const ir::stored_graph& source, std::size_t i) {
+    const auto reads = source.reads(i);
+    return {reads.begin(), reads.end()};
+  }
+
+  // The source's name `name` stands for v from here on.
+  RETARGET_LAZY_HELPER void bind(const std::string& name, const ir::value& v) {
+    scopes_.back()[name] = v;
+    graphs_.back().bound[v.name()].push_back(name);
+  }
+
   RETARGET_LAZY_HELPER ir::value lookup(const std::string& name) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
       if (const auto it = s->find(name); it != s->end()) return it->second;
@@ -197,7 +271,7 @@ class rebuilder {
       if (k >= outs.size())
         throw error("retarget: " + who + " gave " + std::to_string(outs.size()) +
                     " outputs for a node with more");
-      scopes_.back()[name] = outs[k++];
+      bind(name, outs[k++]);
     }
     if (k != outs.size())
       throw error("retarget: " + who + " gave " + std::to_string(outs.size()) + " outputs for " +
@@ -222,8 +296,8 @@ class rebuilder {
     // An op its opset does not have is refused before anything rewrites it away.
     if (ir::is_standard_domain(node.domain())) g.schema_of(node);
     if (main_graph && options_.fold && standard && fold(g, node, inputs)) return;
-    if (main_graph && standard) {
-      if (auto fired = try_rules(hooks_.rules, {g, node, inputs, report_})) {
+    if (standard) {  // in subgraphs too: a match stays within the graph of its root
+      if (auto fired = try_rules(hooks_, {g, node, inputs, report_, options_, this})) {
         bind_outputs(node, fired->outputs, "rule " + std::string(fired->rule));
         changed = true;
         return;
@@ -237,10 +311,19 @@ class rebuilder {
       outs = hooks_.rewrite_node(options_, log_, g, n);
       if (log_.fired != fired) {
         // A rewrite that handed the node to its origin changed nothing: not counted.
-        if (g.node_count() == before + 1 && same_node(g.node(before), node))
+        if (g.node_count() == before + 1 && same_node(g.node(before), node)) {
           log_.forget(fired);
-        else
+        } else {
           changed = true;
+          // The nodes it made say so, as a rule's do (the last record is the outermost
+          // rewrite's, which ran last).
+          const auto& record = (*log_.records)[log_.order.back()];
+          const std::string by = "made by node rewrite " + record.op + " (" + record.rewrite + ")";
+          for (std::size_t i = before; i < g.node_count(); ++i) {
+            const std::string& doc = g.node(i).doc_string();
+            g.set_doc_string(i, approximation_of_node(doc) ? doc + "; " + by : "retarget: " + by);
+          }
+        }
       }
     } else {
       outs = n.emit_unchanged(g);
@@ -257,7 +340,7 @@ class rebuilder {
     for (const auto& a : node.attributes())
       if (a.has_subgraph()) return false;
     if (op == "Identity" && inputs.size() == 1 && inputs[0].valid() && g.constant_data(inputs[0])) {
-      scopes_.back()[node.output(0)] = inputs[0];
+      bind(node.output(0), inputs[0]);
       ++report_.identities_bypassed;
       changed = true;
       return true;
@@ -277,7 +360,7 @@ class rebuilder {
       if (inputs.size() > 1 && inputs[1].valid() && !g.constant_data(inputs[1]) &&
           !constant_is(2, 0))
         return false;
-      scopes_.back()[node.output(0)] = inputs[0];
+      bind(node.output(0), inputs[0]);
       ++report_.folded[op];
       changed = true;
       return true;
@@ -330,7 +413,7 @@ class rebuilder {
       if (k >= outs.size()) break;
       auto& t = outs[k++];
       if (name.empty()) continue;
-      scopes_.back()[name] = g.initializer(name, std::move(t));
+      bind(name, g.initializer(name, std::move(t)));
     }
     ++report_.folded[node.op_type()];
     changed = true;
@@ -345,6 +428,16 @@ class rebuilder {
   node_log log_;
   std::vector<std::unordered_map<std::string, ir::value>> scopes_;
   std::unordered_set<std::string> read_;  // every name the main graph's nodes and outputs read
+  // A graph being built (the main one, then the subgraph being built inside it, ...): what
+  // counting a value's readers needs.
+  struct graph_state {
+    ir::graph* g;
+    // Reads of each source name by the graph's nodes not rebuilt yet, and by its outputs.
+    std::unordered_map<std::string, std::size_t> pending_reads;
+    // The source names bound to each value, by the value's name.
+    std::unordered_map<std::string, std::vector<std::string>> bound;
+  };
+  std::vector<graph_state> graphs_;  // one per scope
 };
 
 RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,

@@ -208,6 +208,37 @@ RETARGET_COMPILED_DECL const onnx::TensorProto* graph_base::constant_data(const 
   return it == data.end() ? nullptr : it->second;
 }
 
+// How many of the nodes read `name`, each once however often it reads it (a subgraph's nodes
+// reading it count for the node that holds the subgraph: names are unique across subgraphs).
+RETARGET_LAZY_HELPER std::size_t count_readers(
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const std::string& name) {
+  std::size_t n = 0;
+  for (const auto& node : nodes) {
+    bool reads = std::find(node.input().begin(), node.input().end(), name) != node.input().end();
+    for (const auto& a : node.attribute()) {
+      if (reads) break;
+      if (a.has_g() && count_readers(a.g().node(), name)) reads = true;
+      for (const auto& body : a.graphs())
+        if (count_readers(body.node(), name)) reads = true;
+    }
+    n += reads;
+  }
+  return n;
+}
+
+RETARGET_COMPILED_DECL std::size_t graph_base::readers(const value& v) const {
+  return count_readers(proto_->node(), v.name());
+}
+
+RETARGET_COMPILED_DECL std::optional<attribute_view> graph_base::attribute_or_default(
+    const node_view& node, std::string_view name) const {
+  if (auto own = node.attribute(name)) return own;
+  const auto& attributes = schema_of(node).attributes();
+  const auto it = attributes.find(std::string(name));
+  if (it == attributes.end() || !it->second.default_value.has_type()) return std::nullopt;
+  return attribute_view(it->second.default_value);
+}
+
 RETARGET_COMPILED_DECL const onnx::OpSchema& graph_base::schema_of(
     const onnx::NodeProto& node) const {
   const detail::schema_registry_reader reading;

@@ -118,6 +118,14 @@ RETARGET_COMPILED_DECL std::vector<int> topological_order(
 }
 
 RETARGET_COMPILED_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g) {
+  // The subgraphs first (an If's branches, a Loop's body), each against its own outputs: a
+  // node they drop no longer keeps alive what it read of this graph.
+  std::size_t dead = 0;
+  for (auto& n : *g.mutable_node())
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) dead += remove_dead_nodes(*a.mutable_g());
+      for (auto& body : *a.mutable_graphs()) dead += remove_dead_nodes(body);
+    }
   std::unordered_set<std::string> live;
   for (const auto& o : g.output()) live.insert(o.name());
   std::vector<bool> keep(static_cast<std::size_t>(g.node_size()), false);
@@ -130,7 +138,6 @@ RETARGET_COMPILED_DECL std::size_t remove_dead_nodes(onnx::GraphProto& g) {
     for (const auto& r : reads_of(n)) live.insert(r);
   }
   google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
-  std::size_t dead = 0;
   for (int i = 0; i < g.node_size(); ++i) {
     if (keep[static_cast<std::size_t>(i)])
       kept.Add()->Swap(g.mutable_node(i));
