@@ -76,7 +76,7 @@ struct convert_options {
           retarget::ir::min_opset, retarget::ir::max_opset>
       opset;
   option<std::optional<std::string>, "FILE", "where the converted model goes", "-o"> output;
-  switch_option<"also each rule that never fired, and its closest partial match"> explain;
+  switch_option<"also every node where a rule did not fire, and why"> explain;
   switch_option<"convert and report, write nothing"> dry_run;
   option<std::vector<std::string>, "NAME",
          "allow an inexact rewrite by name (opencv_dnn: cubic_resize_as_linear); once per name">

@@ -118,10 +118,10 @@ inline std::string to_string(const report& r, bool explain = false) {
              std::to_string(rule.nodes_created) + "\n";
     } else if (explain) {
       out += "  rule " + rule.name + ": never fired";
-      if (rule.rejections.empty())
-        out += " (no node of its root op)\n";
-      else if (rule.closest_at.empty())
-        out += " (each node of its root op was taken by an earlier rule)\n";
+      if (rule.closest_at.empty())
+        out += rule.rejections.empty()
+                   ? " (no node of its root op)\n"
+                   : " (each node of its root op was taken by an earlier rule)\n";
       else if (rule.closest_matched)
         out += "; at " + rule.closest_at + " the pattern matched, and " + rule.closest_why + "\n";
       else
