@@ -279,7 +279,8 @@ TEST_F(PatternMatch, ConstantTestsReadEveryElementInItsStoredPrecision) {
 
 // Captures named once, as constants, and read by those names.
 struct clip_bounds {
-  static constexpr auto x = "x"_v, lo = "lo"_c;
+  static constexpr auto x = "x"_v;
+  static constexpr auto lo = "lo"_c;
   static constexpr auto pattern = rc::op<"Clip">(x, lo, rc::optional("hi"_c));
 };
 

@@ -37,6 +37,7 @@
 #include <boost/mp11/list.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <retarget/convert/detail/pattern_match.hpp>
 #include <retarget/convert/node.hpp>
@@ -169,11 +170,14 @@ constexpr auto one_of(ir::float_key<N>, const double (&values)[K]) {
   return detail::one_of_test<attribute_test<ir::float_key<N>>>(N.view(), ir::attr_type::float_,
                                                                values);
 }
-template <fixed_string N, std::size_t K>
+// Called, and so reported by the compiler, only when the check fails: the name is the message.
+void one_of_allows_at_most_8_values();
+template <fixed_string N>
 constexpr auto one_of(ir::string_key<N>,
-                      const std::type_identity_t<ir::string_literal<N>> (&values)[K]) {
-  return detail::one_of_test<attribute_test<ir::string_key<N>>>(N.view(), ir::attr_type::string,
-                                                                values);
+                      std::initializer_list<std::type_identity_t<ir::string_literal<N>>> values) {
+  if (values.size() > detail::value_test::most) one_of_allows_at_most_8_values();
+  return attribute_test<ir::string_key<N>>{
+      detail::allowing(N.view(), ir::attr_type::string, values)};
 }
 template <fixed_string N, std::size_t K>
 constexpr auto one_of(constant_capture<N>, const double (&values)[K]) {
