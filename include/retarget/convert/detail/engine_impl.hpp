@@ -78,14 +78,19 @@ RETARGET_LAZY_HELPER void note_attempt(rule_record& record, const rule_site& sit
   record.closest_why = std::move(why);
 }
 
-// What the nodes a rule made say of it: its name, and for an approximation its mark, which
-// the report counts (a mark the replacement wrote itself is kept).
-RETARGET_LAZY_HELPER std::string made_by(const rule_entry& rule, const std::string& doc) {
-  const std::string by = "made by rule " + std::string(rule.name);
-  if (!rule.approximation.empty())
-    return std::string(approximation_marker) + std::string(rule.approximation) + " (" + by + ")";
-  if (approximation_of_node(doc)) return doc + "; " + by;
-  return "retarget: " + by;
+// Says in the doc string of each node of g from `first` on what made it (`by`: "made by rule
+// NAME"); an approximation's mark, which the report counts, comes first: `approximation`'s
+// when the maker is one, else a mark the maker wrote itself is kept.
+RETARGET_LAZY_HELPER void mark_made(ir::graph& g, std::size_t first, const std::string& by,
+                                    std::string_view approximation = {}) {
+  for (std::size_t i = first; i < g.node_count(); ++i) {
+    const std::string& doc = g.node(i).doc_string();
+    if (!approximation.empty())
+      g.set_doc_string(
+          i, std::string(approximation_marker) + std::string(approximation) + " (" + by + ")");
+    else
+      g.set_doc_string(i, approximation_of_node(doc) ? doc + "; " + by : "retarget: " + by);
+  }
 }
 
 // Rule `rule` tried on a node: its outputs when it matched, passed its condition and replaced
@@ -126,8 +131,7 @@ RETARGET_LAZY_HELPER std::optional<rule_firing> try_rule(const rule_entry& rule,
     std::throw_with_nested(error("retarget: rule " + std::string(rule.name) + ": " +
                                  std::string(retarget::reason_of(e))));
   }
-  for (std::size_t i = before; i < g.node_count(); ++i)
-    g.set_doc_string(i, made_by(rule, g.node(i).doc_string()));
+  mark_made(g, before, "made by rule " + std::string(rule.name), rule.approximation);
   ++record.fired;
   record.nodes_matched += found.nodes.size();
   record.nodes_created += g.node_count() - before;
@@ -179,7 +183,7 @@ class rebuilder final : public reader_count {
       throw error("retarget: graph '" + source.name() +
                   "' has sparse initializers, which retarget cannot rebuild");
     scopes_.emplace_back();
-    graphs_.push_back({&g, {}, {}});
+    graphs_.push_back({&g, {}, {}, {}});
     std::set<std::string> input_names;
     for (const auto& in : source.inputs()) {
       // A subgraph's input without a type is typed by its node.
@@ -200,9 +204,10 @@ class rebuilder final : public reader_count {
       else
         bind(name, g.initializer(name, init.copy()));
     }
-    auto& pending = graphs_.back().pending_reads;
+    auto& state = graphs_.back();
+    auto& pending = state.pending_reads;
     for (std::size_t i = 0; i < source.node_count(); ++i)
-      for (const auto& r : distinct_reads(source, i)) ++pending[r];
+      for (const auto& r : state.reads.emplace_back(distinct_reads(source, i))) ++pending[r];
     for (const auto& o : source.outputs()) ++pending[o.name()];
     if (main_graph)
       for (const auto& [name, n] : pending) read_.insert(name);
@@ -215,7 +220,7 @@ class rebuilder final : public reader_count {
       const auto at = static_cast<std::size_t>(i);
       try {
         rebuild_node(g, source.node(at), main_graph);
-        for (const auto& r : distinct_reads(source, at)) --graphs_.back().pending_reads[r];
+        for (const auto& r : graphs_.back().reads[at]) --graphs_.back().pending_reads[r];
       } catch (const error& e) {
         std::throw_with_nested(
             error("retarget: " + source.place(at) + ": " + std::string(retarget::reason_of(e))));
@@ -318,11 +323,7 @@ class rebuilder final : public reader_count {
           // The nodes it made say so, as a rule's do (the last record is the outermost
           // rewrite's, which ran last).
           const auto& record = (*log_.records)[log_.order.back()];
-          const std::string by = "made by node rewrite " + record.op + " (" + record.rewrite + ")";
-          for (std::size_t i = before; i < g.node_count(); ++i) {
-            const std::string& doc = g.node(i).doc_string();
-            g.set_doc_string(i, approximation_of_node(doc) ? doc + "; " + by : "retarget: " + by);
-          }
+          mark_made(g, before, "made by node rewrite " + record.op + " (" + record.rewrite + ")");
         }
       }
     } else {
@@ -436,6 +437,7 @@ class rebuilder final : public reader_count {
     std::unordered_map<std::string, std::size_t> pending_reads;
     // The source names bound to each value, by the value's name.
     std::unordered_map<std::string, std::vector<std::string>> bound;
+    std::vector<std::set<std::string>> reads;  // the names each source node reads, once each
   };
   std::vector<graph_state> graphs_;  // one per scope
 };
