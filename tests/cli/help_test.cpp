@@ -1,5 +1,5 @@
 // The retarget tool's help and number options come from each command's options struct
-// (tools/retarget/commands.hpp): `retarget COMMAND --help` prints what the struct generates and
+// (retarget/tool/commands.hpp): `retarget COMMAND --help` prints what the struct generates and
 // names every one of its options, `retarget --help` every command, and a bad number given to
 // any number option is a usage error that names the option and the text, from the one reader
 // of numbers (options::parse_number). The tool runs as a user runs it; docs/cli.md shows its
@@ -17,11 +17,10 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <retarget/tool/commands.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include "retarget/commands.hpp"
 
 extern char** environ;
 
@@ -115,13 +114,13 @@ void expect_number_error(std::string_view command, const std::string& option,
 }
 
 TEST(cli_help, each_command_prints_its_generated_help_naming_every_option) {
-  boost::mp11::mp_for_each<cli::command_options>([](auto command) {
+  boost::mp11::mp_for_each<retarget::tool::command_options>([](auto command) {
     using O = decltype(command);
     SCOPED_TRACE(std::string(O::name));
     const auto r = run_tool({std::string(O::name), "--help"});
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.err, "");
-    EXPECT_EQ(r.out, cli::help_of<O>());
+    EXPECT_EQ(r.out, retarget::tool::help_of<O>());
     std::size_t options = 0;
     for_each_option<O>([&](const std::string& name, auto* field) {
       using F = std::remove_pointer_t<decltype(field)>;
@@ -145,7 +144,7 @@ TEST(cli_help, each_command_prints_its_generated_help_naming_every_option) {
 TEST(cli_help, the_tool_help_lists_every_command) {
   const auto r = run_tool({"--help"});
   EXPECT_EQ(r.status, 0);
-  boost::mp11::mp_for_each<cli::command_options>([&](auto command) {
+  boost::mp11::mp_for_each<retarget::tool::command_options>([&](auto command) {
     using O = decltype(command);
     std::string line = "\n  " + std::string(O::name);
     line.resize(13, ' ');  // the name in a column of 10
@@ -157,7 +156,7 @@ TEST(cli_help, the_tool_help_lists_every_command) {
 
 TEST(cli_help, a_bad_number_names_its_option_and_text) {
   std::size_t checked = 0;
-  boost::mp11::mp_for_each<cli::command_options>([&](auto command) {
+  boost::mp11::mp_for_each<retarget::tool::command_options>([&](auto command) {
     using O = decltype(command);
     for_each_option<O>([&](const std::string& name, auto* field) {
       using F = std::remove_pointer_t<decltype(field)>;
@@ -187,7 +186,7 @@ TEST(cli_help, a_bad_number_names_its_option_and_text) {
 TEST(cli_help, the_page_shows_the_help_as_the_tool_prints_it) {
   const std::string page = read_all(fs::path(RETARGET_SOURCE_DIR) / "docs/cli.md");
   std::size_t shown = 0;
-  boost::mp11::mp_for_each<cli::command_options>([&](auto command) {
+  boost::mp11::mp_for_each<retarget::tool::command_options>([&](auto command) {
     using O = decltype(command);
     const std::string prompt = "$ retarget " + std::string(O::name) + " --help\n";
     const auto at = page.find(prompt);

@@ -80,6 +80,17 @@ struct hard_silu : rc::rule<"hard_silu"> {
     return g.op("Mul", m["x"_v], g.op("HardSigmoid", m["x"_v]));
   }
 };
+// A second rule of the same approximation: a rule set offers each approximation once.
+struct hard_silu_again : rc::rule<"hard_silu_again"> {
+  using approximation = silu_as_hard;
+  static constexpr auto pattern = rc::op<"Mul">(rc::op<"Sigmoid">("x"_v), "x"_v);
+  static rx::value replace(rx::graph& g, const auto& m) {
+    return g.op("Mul", g.op("HardSigmoid", m["x"_v]), m["x"_v]);
+  }
+};
+static_assert(rc::rule_set<hard_silu, hard_silu_again>::approximation_names.size() == 1);
+static_assert(rc::rule_set<hard_silu, hard_silu_again>::approximation_names[0] == "silu_as_hard");
+static_assert(rc::rule_set<grow>::approximation_names.empty());
 // The same rewrite for an exact engine that reads the options itself: it says which
 // approximation made its nodes through its mark, kept under the rule's own.
 struct hard_silu_by_option : rc::rule<"hard_silu_by_option"> {

@@ -30,6 +30,9 @@ LAYERS = {
     "backend": {"core", "options", "ir"},
     "backends": {"core", "options", "ir", "symbolics", "trace", "ops", "nn", "convert", "backend"},
     "config": {"core", "options", "ir", "trace", "backend"},
+    # The command line as a library: over every layer, the shipped engines among them.
+    "tool": {"core", "options", "ir", "symbolics", "trace", "ops", "nn", "convert", "backend",
+             "backends", "config"},
 }
 # The namespace of each folder (core's is retarget itself).
 NAMESPACE = {"core": "retarget", **{f: f"retarget::{f}" for f in LAYERS if f != "core"}}

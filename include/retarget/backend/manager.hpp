@@ -132,6 +132,15 @@ constexpr std::string_view name_of() {
     return {};
 }
 
+template <class... M>
+constexpr bool manager_names_unique() {
+  constexpr std::string_view names[] = {name_of<M>()..., {}};
+  for (std::size_t i = 0; i < sizeof...(M); ++i)
+    for (std::size_t j = i + 1; j < sizeof...(M); ++j)
+      if (!names[i].empty() && names[i] == names[j]) return false;
+  return true;
+}
+
 }  // namespace detail
 
 template <class M>
@@ -148,6 +157,9 @@ concept Manager = requires {
 template <class... Managers>
 struct manager_list {
   static_assert((detail::manager_checks<Managers>::value && ...));
+  // A second engine of one name could never be reached by name.
+  static_assert(detail::manager_names_unique<Managers...>(),
+                "retarget: two managers of a manager_list have the same backend name");
 
   static std::vector<std::string_view> names() { return {detail::name_of<Managers>()...}; }
 

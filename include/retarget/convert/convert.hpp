@@ -65,19 +65,6 @@ std::vector<ir::value> rule_replacement(ir::graph& g, const match_data& found) {
 template <class R>
 inline constexpr auto flat_pattern_of = flattened(R::pattern);
 
-// The approximation a rule declares itself to be (`using approximation = tag;`), "" for none.
-template <class R>
-constexpr std::string_view approximation_of() {
-  if constexpr (requires { typename R::approximation; }) {
-    static_assert(
-        requires { R::approximation::name; },
-        "retarget: a rule's `approximation` is not an approximation tag (a type derived "
-        "from rc::approximation<\"name\">)");
-    if constexpr (requires { R::approximation::name; }) return R::approximation::name;
-  }
-  return {};
-}
-
 template <class R>
 inline constexpr rule_entry entry_of{
     R::name,

@@ -8,6 +8,7 @@
 #ifndef RETARGET_CONVERT_REFUSALS_HPP
 #define RETARGET_CONVERT_REFUSALS_HPP
 
+#include <algorithm>
 #include <boost/mp11/algorithm.hpp>
 #include <optional>
 #include <retarget/convert/fwd.hpp>
@@ -59,6 +60,11 @@ std::vector<std::string_view> approximations_of() {
       for (const auto& n : compiled_package<X>::approximation_names()) out.push_back(n);
     else if constexpr (requires { quirks_for<X>::approximation_names; })
       for (const auto& n : quirks_for<X>::approximation_names) out.push_back(n);
+    // Rules that declare themselves approximations, where the package is not compiled.
+    if constexpr (!detail::has_compiled_package<X> &&
+                  requires { rules_for<X>::approximation_names; })
+      for (const auto& n : rules_for<X>::approximation_names)
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
     for (const auto& n : approximations<X>::names) out.push_back(n);
   });
   return out;

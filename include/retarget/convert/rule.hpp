@@ -728,6 +728,44 @@ constexpr bool names_unique() {
 }  // namespace detail
 
 namespace detail {
+// The approximation a rule declares itself to be (`using approximation = tag;`), "" for none.
+template <class R>
+constexpr std::string_view approximation_of() {
+  if constexpr (requires { typename R::approximation; }) {
+    static_assert(
+        requires { R::approximation::name; },
+        "retarget: a rule's `approximation` is not an approximation tag (a type derived "
+        "from rc::approximation<\"name\">)");
+    if constexpr (requires { R::approximation::name; }) return R::approximation::name;
+  }
+  return {};
+}
+
+// The approximations rules R... declare, each once, in their order.
+template <class... R>
+constexpr std::size_t approximation_count() {
+  constexpr std::string_view declared[] = {approximation_of<R>()..., {}};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < sizeof...(R); ++i) {
+    bool first = !declared[i].empty();
+    for (std::size_t j = 0; j < i && first; ++j) first = declared[j] != declared[i];
+    n += first;
+  }
+  return n;
+}
+template <class... R>
+constexpr auto approximations_declared(boost::mp11::mp_list<R...>) {
+  constexpr std::string_view declared[] = {approximation_of<R>()..., {}};
+  std::array<std::string_view, approximation_count<R...>()> out{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < sizeof...(R); ++i) {
+    bool first = !declared[i].empty();
+    for (std::size_t j = 0; j < i && first; ++j) first = declared[j] != declared[i];
+    if (first) out[n++] = declared[i];
+  }
+  return out;
+}
+
 // The checks live in their own type so that a failure leaves rule_set usable: one error.
 template <class... Rules>
 struct rule_set_check {
@@ -772,6 +810,9 @@ struct rule_set {
   static constexpr std::size_t size = checked ? boost::mp11::mp_size<rule_list>::value : 0;
   // The rules, once checked; none when an entry is not a rule.
   using checked_list = std::conditional_t<checked, rule_list, boost::mp11::mp_list<>>;
+  // The approximations its rules declare (`using approximation = tag;`), each once: what a
+  // conversion may name in options::approximations to let them run.
+  static constexpr auto approximation_names = detail::approximations_declared(checked_list{});
 };
 
 // Specialize for a backend: template <> struct rules_for<my_engine> : rule_set<...> {};

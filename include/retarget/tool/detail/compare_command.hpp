@@ -1,23 +1,23 @@
 // retarget compare: one model on several engines, or a model against another (the original of
 // a converted one), on the same inputs; each output's error, and with --bisect the first node
 // that diverges.
+#ifndef RETARGET_TOOL_DETAIL_COMPARE_COMMAND_HPP
+#define RETARGET_TOOL_DETAIL_COMPARE_COMMAND_HPP
+
 #include <algorithm>
 #include <retarget/backend/compare.hpp>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/tensor_file.hpp>
+#include <retarget/tool/detail/common.hpp>
 #include <sstream>
 
-#include "cli.hpp"
-
-namespace cli {
-
-namespace {
+namespace retarget::tool::detail {
 
 namespace rb = retarget::backend;
 namespace ir = retarget::ir;
 
-std::vector<std::string> split(const std::string& text, char separator) {
+inline std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> out;
   std::istringstream in(text);
   for (std::string item; std::getline(in, item, separator);) out.push_back(item);
@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }
 
 // "1x3x224x224"
-ir::dims_t parse_shape(const std::string& name, const std::string& text) {
+inline ir::dims_t parse_shape(const std::string& name, const std::string& text) {
   ir::dims_t dims;
   for (const auto& d : split(text, 'x')) {
     const auto dim = retarget::options::parse_text<std::int64_t>(d);
@@ -38,7 +38,7 @@ ir::dims_t parse_shape(const std::string& name, const std::string& text) {
 }
 
 // "max abs 1.2e-01  max rel 3.4e-01  at [0, 2, 5, 1]"
-std::string describe(const ir::tensor_difference& d) {
+inline std::string describe(const ir::tensor_difference& d) {
   if (!d.incomparable.empty()) return "cannot compare: " + d.incomparable;
   std::string out = "max abs " + scientific(d.max_abs) + "  max rel " + scientific(d.max_rel) +
                     "  at " + ir::format_dims(d.worst);
@@ -50,10 +50,10 @@ std::string describe(const ir::tensor_difference& d) {
   return out;
 }
 
-std::string verdict(const ir::tensor_difference& d) { return d.passes() ? "pass" : "FAIL"; }
+inline std::string verdict(const ir::tensor_difference& d) { return d.passes() ? "pass" : "FAIL"; }
 
-void print_values(std::ostream& out, std::string_view heading,
-                  const std::vector<rb::value_report>& values) {
+inline void print_values(std::ostream& out, std::string_view heading,
+                         const std::vector<rb::value_report>& values) {
   out << "    " << heading << ":\n";
   for (const auto& v : values) {
     out << "      " << (v.name.empty() ? "(absent)" : v.name) << ": ";
@@ -64,7 +64,7 @@ void print_values(std::ostream& out, std::string_view heading,
   }
 }
 
-void print_bisection(const rb::bisection& b, std::ostream& out) {
+inline void print_bisection(const rb::bisection& b, std::ostream& out) {
   out << "bisect " << b.candidate.label() << " against " << b.reference.label() << ": "
       << b.compared << " of " << b.values << " values compared, " << b.runs << " runs\n";
   for (const auto& r : b.refused)
@@ -89,8 +89,8 @@ void print_bisection(const rb::bisection& b, std::ostream& out) {
 
 // The inputs every engine is given: from --input files where given, with --shape's dims and
 // generated from the seed for the rest. A reference model must take exactly these.
-rb::tensor_map compare_inputs(const compare_options& o, const ir::model& model,
-                              const fs::path& model_path, const ir::model* reference_model) {
+inline rb::tensor_map compare_inputs(const compare_options& o, const ir::model& model,
+                                     const fs::path& model_path, const ir::model* reference_model) {
   const auto wanted = ir::inputs_of(model);
   const auto given = read_inputs(model, model_path, o.input.value, "compare");
   std::map<std::string, ir::dims_t> shapes;
@@ -121,8 +121,7 @@ rb::tensor_map compare_inputs(const compare_options& o, const ir::model& model,
   return feeds;
 }
 
-}  // namespace
-
+template <class Managers>
 int compare(const compare_options& o, arguments& args, std::ostream& out) {
   const auto engines = split(o.backends, ',');
   const auto& against = o.against.value;
@@ -134,7 +133,7 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
     throw usage_error(
         "retarget: compare needs two engines (--backends onnxruntime,opencv_dnn) or a reference "
         "model (--against OTHER.onnx)");
-  for (const auto& e : engines) managers::visit(e, [](auto) {});  // unknown names, at once
+  for (const auto& e : engines) Managers::visit(e, [](auto) {});  // unknown names, at once
 
   const auto model = open_model(model_path, false);  // the engine reads the weights
   const auto reference_model = against ? std::optional(open_model(*against, false)) : std::nullopt;
@@ -157,7 +156,7 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
       << "\n";
   const auto result = [&] {
     try {
-      return rb::compare<managers>(reference, candidates, feeds, tol);
+      return rb::compare<Managers>(reference, candidates, feeds, tol);
     } catch (const retarget::error& e) {
       throw retarget::error(
           prefixed("compare: the reference, " + reference.label() + ", does not run", e));
@@ -181,9 +180,11 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
   if (o.bisect)
     for (const auto& c : result.candidates) {
       if (c.passes() || !c.failure.empty()) continue;
-      print_bisection(rb::bisect<managers>(reference, c.target, feeds, tol), out);
+      print_bisection(rb::bisect<Managers>(reference, c.target, feeds, tol), out);
     }
   return result.passes() ? 0 : 1;
 }
 
-}  // namespace cli
+}  // namespace retarget::tool::detail
+
+#endif  // RETARGET_TOOL_DETAIL_COMPARE_COMMAND_HPP

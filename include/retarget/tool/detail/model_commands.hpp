@@ -1,14 +1,17 @@
 // retarget inspect, check and draw: commands that read a model file.
+#ifndef RETARGET_TOOL_DETAIL_MODEL_COMMANDS_HPP
+#define RETARGET_TOOL_DETAIL_MODEL_COMMANDS_HPP
+
 #include <fstream>
 #include <iterator>
 #include <retarget/ir/dot.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/tool/detail/common.hpp>
+#include <retarget/tool/detail/convert_command.hpp>
 
-#include "cli.hpp"
+namespace retarget::tool::detail {
 
-namespace cli {
-
-int inspect(const inspect_options&, arguments& args, std::ostream& out) {
+inline int inspect(const inspect_options&, arguments& args, std::ostream& out) {
   const fs::path path = one_model<inspect_options>(args);
   const auto model = retarget::ir::read_model_file(path);
   const auto summary = retarget::ir::summarize(model);
@@ -34,9 +37,10 @@ int inspect(const inspect_options&, arguments& args, std::ostream& out) {
   throw retarget::error(problem);
 }
 
+template <class Managers>
 int check(const check_options& o, arguments& args, std::ostream& out) {
   const fs::path path = one_model<check_options>(args);
-  if (o.backend.value) return check_for_backend(path, *o.backend.value, out);
+  if (o.backend.value) return check_for_backend<Managers>(path, *o.backend.value, out);
   const auto model = open_model(path);
   try {
     model.check();
@@ -48,7 +52,7 @@ int check(const check_options& o, arguments& args, std::ostream& out) {
   return 0;
 }
 
-int draw(const draw_options& o, arguments& args, std::ostream& out) {
+inline int draw(const draw_options& o, arguments& args, std::ostream& out) {
   if (!o.output.value) throw usage_error("retarget: draw needs -o FILE.svg, FILE.png or FILE.dot");
   const fs::path path = one_model<draw_options>(args);
   const fs::path target = *o.output.value;
@@ -90,4 +94,6 @@ int draw(const draw_options& o, arguments& args, std::ostream& out) {
   return 0;
 }
 
-}  // namespace cli
+}  // namespace retarget::tool::detail
+
+#endif  // RETARGET_TOOL_DETAIL_MODEL_COMMANDS_HPP

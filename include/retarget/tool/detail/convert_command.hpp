@@ -1,16 +1,16 @@
 // retarget convert: an existing ONNX model rewritten for a backend, with the report; and the
 // engine's refusals that `retarget check --backend NAME` lists.
+#ifndef RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
+#define RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
+
 #include <algorithm>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/opset.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/tool/detail/common.hpp>
 
-#include "cli.hpp"
-
-namespace cli {
-
-namespace {
+namespace retarget::tool::detail {
 
 // Prints B's refusals of m; returns how many there are (nullopt: B has no table).
 template <class B>
@@ -34,8 +34,8 @@ auto in_file(const fs::path& path, F&& f) {
 }
 
 // The model at another opset, after the plan found every node an adapter takes; prints how.
-retarget::ir::model to_opset(const retarget::ir::model& m, int opset, const fs::path& path,
-                             std::ostream& out) {
+inline retarget::ir::model to_opset(const retarget::ir::model& m, int opset, const fs::path& path,
+                                    std::ostream& out) {
   return in_file(path, [&] {
     const auto plan = retarget::convert::plan_opset(m, opset);
     if (!plan.ok()) throw retarget::error("retarget: " + to_string(plan));
@@ -51,16 +51,15 @@ retarget::ir::model to_opset(const retarget::ir::model& m, int opset, const fs::
   });
 }
 
-void write(retarget::ir::model& m, const std::string& output, std::ostream& out) {
+inline void write(retarget::ir::model& m, const std::string& output, std::ostream& out) {
   retarget::ir::save(m, output);
   out << "wrote " << output << " (" << retarget::ir::human_bytes(fs::file_size(output)) << ")\n";
 }
 
-}  // namespace
-
 // The tool states the default of --max-passes in its help; it is the library's.
 static_assert(convert_options{}.max_passes.value == retarget::convert::options{}.max_passes);
 
+template <class Managers>
 int convert(const convert_options& o, arguments& args, std::ostream& out) {
   const auto& backend_arg = o.backend.value;
   const auto& output = o.output.value;
@@ -90,7 +89,7 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
     return 0;
   }
   const std::string& backend = *backend_arg;
-  return managers::visit(backend, [&](auto manager) {
+  return Managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
     const auto offered = retarget::convert::approximations_of<B>();
     for (const auto& a : approximations)
@@ -116,9 +115,10 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   });
 }
 
+template <class Managers>
 int check_for_backend(const fs::path& path, const std::string& backend, std::ostream& out) {
   const auto model = open_model(path);
-  return managers::visit(backend, [&](auto manager) {
+  return Managers::visit(backend, [&](auto manager) {
     using B = typename decltype(manager)::backend;
     const auto refused = retarget::convert::refused_nodes<B>(model);
     if (!refused) {
@@ -138,4 +138,6 @@ int check_for_backend(const fs::path& path, const std::string& backend, std::ost
   });
 }
 
-}  // namespace cli
+}  // namespace retarget::tool::detail
+
+#endif  // RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP

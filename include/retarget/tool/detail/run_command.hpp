@@ -1,44 +1,21 @@
 // retarget run: inference through a backend's wrapper, with a summary of each output.
+#ifndef RETARGET_TOOL_DETAIL_RUN_COMMAND_HPP
+#define RETARGET_TOOL_DETAIL_RUN_COMMAND_HPP
+
 #include <fstream>
 #include <iomanip>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/tool/detail/common.hpp>
 #include <sstream>
 
-#include "cli.hpp"
+namespace retarget::tool::detail {
 
-namespace cli {
-
-namespace {
-
-std::string number(double v) {
+inline std::string number(double v) {
   std::ostringstream out;
   out << std::setprecision(6) << v;
   return out.str();
-}
-
-}  // namespace
-
-template <class M>
-int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
-           const std::optional<std::string>& output_dir, typename M::param param,
-           bool work_dir_given, std::ostream& out);
-
-int run(const run_options& o, arguments& args, std::ostream& out) {
-  // The backend's own options (its param) are taken out before the model file is.
-  return managers::visit(o.backend.value, [&](auto manager) {
-    using M = decltype(manager);
-    const bool work_dir_given = args.has("--work-dir");
-    auto param = retarget::options::from_command_line<typename M::param>(args);
-    auto known = retarget::options::option_names<run_options>();
-    for (auto& n : retarget::options::option_names<typename M::param>()) known.push_back(n);
-    const auto files = args.positionals(known);
-    if (files.size() != 1)
-      throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
-    return run_on<M>(files.front(), o.input.value, o.output_dir.value, std::move(param),
-                     work_dir_given, out);
-  });
 }
 
 template <class M>
@@ -89,4 +66,23 @@ int run_on(const fs::path& model_path, const std::vector<std::string>& inputs,
   }
 }
 
-}  // namespace cli
+template <class Managers>
+int run(const run_options& o, arguments& args, std::ostream& out) {
+  // The backend's own options (its param) are taken out before the model file is.
+  return Managers::visit(o.backend.value, [&](auto manager) {
+    using M = decltype(manager);
+    const bool work_dir_given = args.has("--work-dir");
+    auto param = retarget::options::from_command_line<typename M::param>(args);
+    auto known = retarget::options::option_names<run_options>();
+    for (auto& n : retarget::options::option_names<typename M::param>()) known.push_back(n);
+    const auto files = args.positionals(known);
+    if (files.size() != 1)
+      throw usage_error("retarget: run takes one MODEL.onnx, got " + std::to_string(files.size()));
+    return run_on<M>(files.front(), o.input.value, o.output_dir.value, std::move(param),
+                     work_dir_given, out);
+  });
+}
+
+}  // namespace retarget::tool::detail
+
+#endif  // RETARGET_TOOL_DETAIL_RUN_COMMAND_HPP

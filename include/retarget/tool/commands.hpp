@@ -2,8 +2,8 @@
 // command's parsing (options::from_command_line) and its --help (help_of), so that neither can
 // drift from the options the command reads. The prose around the options (usage, about) is
 // the command's own.
-#ifndef RETARGET_TOOLS_COMMANDS_HPP
-#define RETARGET_TOOLS_COMMANDS_HPP
+#ifndef RETARGET_TOOL_COMMANDS_HPP
+#define RETARGET_TOOL_COMMANDS_HPP
 
 #include <boost/describe/class.hpp>
 #include <boost/mp11/list.hpp>
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cli {
+namespace retarget::tool {
 
 template <class T, retarget::fixed_string Value, retarget::fixed_string Help,
           retarget::fixed_string Short = "">
@@ -50,8 +50,8 @@ struct check_options {
       "With --backend NAME, lists instead every node that backend's engine refuses, and why\n"
       "(exit status 1 when there is one), from the table its package keeps.\n";
   option<std::optional<std::string>, "NAME",
-         "list the nodes this backend's engine refuses instead (onnxruntime, opencv_dnn or "
-         "tensorrt)">
+         "list the nodes this backend's engine refuses instead (a name `retarget backends` "
+         "lists)">
       backend;
 };
 BOOST_DESCRIBE_STRUCT(check_options, (), (backend))
@@ -71,7 +71,7 @@ struct convert_options {
       "With --opset N, first moves the model to opset N, one step at a time, through ONNX's\n"
       "version converter and retarget's adapters. Every node that no adapter takes there is\n"
       "reported at once, before anything is converted (exit status 1, nothing written).\n";
-  option<std::optional<std::string>, "NAME", "onnxruntime, opencv_dnn or tensorrt"> backend;
+  option<std::optional<std::string>, "NAME", "a backend `retarget backends` lists"> backend;
   bounded<option<std::optional<int>, "N", "the opset of the default domain to convert to">,
           retarget::ir::min_opset, retarget::ir::max_opset>
       opset;
@@ -99,7 +99,7 @@ struct compare_options {
       "absolute and relative error and where the largest is. Exit status 1 when an output is\n"
       "outside the tolerance (NaN and Inf never pass) or an engine cannot run the model.\n";
   required<option<std::string, "A,B,...",
-                  "the engines (onnxruntime, opencv_dnn, tensorrt); the first one runs the "
+                  "the engines (as `retarget backends` names them); the first one runs the "
                   "reference">>
       backends;
   option<std::optional<std::string>, "OTHER.onnx",
@@ -176,7 +176,7 @@ struct run_options {
       "TensorProto files) through the backend's wrapper, and prints each output's name, dtype,\n"
       "shape, min, max, mean and standard deviation. The backend's param is taken as options\n"
       "too (see retarget backend NAME convert --help).\n";
-  required<option<std::string, "NAME", "onnxruntime, opencv_dnn or tensorrt">> backend;
+  required<option<std::string, "NAME", "a backend `retarget backends` lists">> backend;
   option<std::vector<std::string>, "NAME=FILE", "an input as a TensorProto file; once per input">
       input;
   option<std::optional<std::string>, "DIR", "also write each output there as NAME.pb"> output_dir;
@@ -224,6 +224,6 @@ std::string help_of() {
   return out;
 }
 
-}  // namespace cli
+}  // namespace retarget::tool
 
-#endif  // RETARGET_TOOLS_COMMANDS_HPP
+#endif  // RETARGET_TOOL_COMMANDS_HPP

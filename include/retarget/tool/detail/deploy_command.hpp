@@ -2,6 +2,9 @@
 // export as its onnx_config says (with its backend's rewrites), convert with the backend's
 // manager, run on the test input, compare with PyTorch's output. Every file is made in a
 // staging folder beside the work dir and moved in only when all stages passed.
+#ifndef RETARGET_TOOL_DETAIL_DEPLOY_COMMAND_HPP
+#define RETARGET_TOOL_DETAIL_DEPLOY_COMMAND_HPP
+
 #include <boost/json/serialize.hpp>
 #include <chrono>
 #include <iomanip>
@@ -11,18 +14,14 @@
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <retarget/tool/detail/common.hpp>
 #include <sstream>
 
-#include "cli.hpp"
-#include "zoo/zoo.hpp"
-
-namespace cli {
-
-namespace {
+namespace retarget::tool::detail {
 
 using clock_type = std::chrono::steady_clock;
 
-double since(clock_type::time_point start) {
+inline double since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
@@ -35,11 +34,11 @@ struct deploy_row {
   std::string result;  // "pass", "exported only: ... not available", or "FAIL"
 };
 
-template <class F>
+template <class Models, class F>
 void visit_zoo(std::string_view name, F&& f) {
   bool found = false;
   std::vector<std::string_view> names;
-  boost::mp11::mp_for_each<zoo::entries>([&](auto entry) {
+  boost::mp11::mp_for_each<Models>([&](auto entry) {
     names.push_back(decltype(entry)::name);
     if (!found && decltype(entry)::name == name) {
       found = true;
@@ -54,7 +53,7 @@ void visit_zoo(std::string_view name, F&& f) {
 
 // Moves what the staging folder holds into the work dir: the folder itself when the work
 // dir does not exist yet, else file by file.
-std::vector<std::string> move_into(const fs::path& staging, const fs::path& work_dir) {
+inline std::vector<std::string> move_into(const fs::path& staging, const fs::path& work_dir) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(staging))
     names.push_back(e.path().filename().string());
@@ -67,15 +66,16 @@ std::vector<std::string> move_into(const fs::path& staging, const fs::path& work
   return names;
 }
 
-void stage(std::ostream& out, int number, std::string_view name, const std::string& text,
-           double seconds) {
+inline void stage(std::ostream& out, int number, std::string_view name, const std::string& text,
+                  double seconds) {
   out << "  [" << number << "/5] " << std::left << std::setw(8) << name << text << " ("
-      << cli::seconds(seconds) << ")\n"
+      << detail::seconds(seconds) << ")\n"
       << std::flush;
 }
 
 // The exported model on other engines against the deployed backend, on the test inputs
 // (retarget compare's library call); a difference fails the deploy.
+template <class Managers>
 boost::json::array compare_engines(const fs::path& onnx_file, const std::string& backend,
                                    const std::vector<std::string>& engines,
                                    const retarget::backend::tensor_map& feeds, double tolerance,
@@ -87,7 +87,7 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
   const auto t0 = clock_type::now();
   std::vector<rb::run_target> candidates;
   for (const auto& e : engines) candidates.push_back({e, onnx_file});
-  const auto c = rb::compare<managers>({backend, onnx_file}, candidates, feeds,
+  const auto c = rb::compare<Managers>({backend, onnx_file}, candidates, feeds,
                                        {.atol = tolerance, .rtol = 1e-3});
   for (const auto& e : c.candidates) {
     std::string text = e.target.engine + " against " + backend + ": ";
@@ -112,6 +112,7 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
 }
 
 // One config deployed: the stages, each a member, sharing what the config and the command say.
+template <class Managers, class Models>
 struct deploy_job {
   const retarget::config::deploy_config& cfg;
   const fs::path& config_path;
@@ -124,14 +125,14 @@ struct deploy_job {
   fs::path staged;  // where the files are made before they move to the work dir
 
   void run(bool skip_unavailable, std::string_view model_name) {
-    managers::visit(cfg.backend, [&](auto manager) {
+    Managers::visit(cfg.backend, [&](auto manager) {
       using M = decltype(manager);
       // Without the backend, --skip-unavailable still exports: the model in its dialect.
       if (!M::is_available() && !skip_unavailable)
         throw retarget::error("retarget: deploy: backend " + cfg.backend +
                               " is not available here (see retarget backends)");
       auto param = cfg.backend_param<M>();  // a bad backend_config fails before the export
-      visit_zoo(model_name, [&](auto entry) { deploy<M, decltype(entry)>(param); });
+      visit_zoo<Models>(model_name, [&](auto entry) { deploy<M, decltype(entry)>(param); });
     });
   }
 
@@ -270,8 +271,8 @@ struct deploy_job {
                             ": max abs error " + scientific(error) + " exceeds the tolerance " +
                             scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
 
-    summary["compare"] = compare_engines(onnx_file, cfg.backend, compare_with, feeds, tolerance,
-                                         E::name, work_dir, out);
+    summary["compare"] = compare_engines<Managers>(onnx_file, cfg.backend, compare_with, feeds,
+                                                   tolerance, E::name, work_dir, out);
     boost::json::array files;
     for (const auto& f : backend_files) files.emplace_back(f.filename().string());
     summary["backend_files"] = std::move(files);
@@ -281,6 +282,7 @@ struct deploy_job {
   }
 };
 
+template <class Managers, class Models>
 deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
                       const fs::path& work_dir, double tolerance, bool skip_unavailable,
                       const std::vector<std::string>& compare_with, std::ostream& out) {
@@ -292,7 +294,8 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
             std::to_string(cfg.document.files().size()) + " files with its bases",
         since(start));
 
-  deploy_job job{cfg, config_path, work_dir, tolerance, compare_with, start, out, {}, {}};
+  deploy_job<Managers, Models> job{cfg,   config_path, work_dir, tolerance, compare_with,
+                                   start, out,         {},       {}};
   job.row.config = config_path.stem().string();
   job.row.backend = cfg.backend;
   try {
@@ -307,7 +310,7 @@ deploy_row deploy_one(const fs::path& config_path, std::string_view model_name,
   return job.row;
 }
 
-void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
+inline void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
   const auto pad = [](std::string s, std::size_t width) {
     if (s.size() < width) s.resize(width, ' ');
     return s + "  ";
@@ -331,8 +334,7 @@ void print_table(const std::vector<deploy_row>& rows, std::ostream& out) {
   }
 }
 
-}  // namespace
-
+template <class Managers, class Models>
 int deploy(const deploy_options& o, arguments& args, std::ostream& out) {
   const std::string& model = o.model;
   const fs::path work_dir = o.work_dir.value;
@@ -340,15 +342,15 @@ int deploy(const deploy_options& o, arguments& args, std::ostream& out) {
   std::vector<std::string> compare_with;
   std::istringstream engines(o.compare);
   for (std::string e; std::getline(engines, e, ',');) {
-    managers::visit(e, [](auto) {});  // an unknown name, before anything is exported
+    Managers::visit(e, [](auto) {});  // an unknown name, before anything is exported
     compare_with.push_back(e);
   }
   const double tolerance = o.tolerance;
   const auto configs = args.positionals(retarget::options::option_names<deploy_options>());
   if (configs.empty()) throw usage_error("retarget: deploy needs at least one CONFIG.json");
   if (configs.size() == 1) {
-    const auto row = deploy_one(configs.front(), model, work_dir, tolerance, skip_unavailable,
-                                compare_with, out);
+    const auto row = deploy_one<Managers, Models>(configs.front(), model, work_dir, tolerance,
+                                                  skip_unavailable, compare_with, out);
     return row.result.empty() ? 1 : 0;
   }
   // Several configs: each into its own folder; a failure is reported and the rest go on.
@@ -357,8 +359,8 @@ int deploy(const deploy_options& o, arguments& args, std::ostream& out) {
   for (const auto& c : configs) {
     const fs::path config(c);
     try {
-      rows.push_back(deploy_one(config, model, work_dir / config.stem(), tolerance,
-                                skip_unavailable, compare_with, out));
+      rows.push_back(deploy_one<Managers, Models>(config, model, work_dir / config.stem(),
+                                                  tolerance, skip_unavailable, compare_with, out));
     } catch (const std::exception& e) {
       std::cout.flush();
       std::cerr << e.what() << "\n";
@@ -378,4 +380,6 @@ int deploy(const deploy_options& o, arguments& args, std::ostream& out) {
   return failed ? 1 : 0;
 }
 
-}  // namespace cli
+}  // namespace retarget::tool::detail
+
+#endif  // RETARGET_TOOL_DETAIL_DEPLOY_COMMAND_HPP
