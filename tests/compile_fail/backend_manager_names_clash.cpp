@@ -8,13 +8,15 @@
 // | struct my_manager : retarget::backends::onnxruntime_manager {
 // |   using backend = my_onnxruntime;
 // | };
-// | retarget::tool::with_shipped<my_manager>::names();  // the shipped list has onnxruntime
+// | rb::manager_list<bk::onnxruntime_manager, my_manager>::names();
 // page-meaning:
 // | Commands find an engine by its name (`--backend onnxruntime`), so a second engine of the
-// | same name could never be reached. `with_shipped` lists the shipped engines first.
+// | same name could never be reached. `tool::with_shipped<my_manager>`, which lists the shipped
+// | engines first, is checked the same way.
 // page-fix:
 // | Give your tag a name of its own: `backend_tag<"my_onnxruntime">`.
-#include <retarget/tool.hpp>
+#include <retarget/backend.hpp>
+#include <retarget/backends/onnxruntime.hpp>
 
 #ifdef RETARGET_COMPILE_FAIL
 struct my_onnxruntime : retarget::backend_tag<"onnxruntime"> {};
@@ -27,4 +29,9 @@ struct my_manager : retarget::backends::onnxruntime_manager {
   using backend = my_onnxruntime;
 };
 
-int main() { return retarget::tool::with_shipped<my_manager>::names().size() == 4 ? 0 : 1; }
+namespace rb = retarget::backend;
+namespace bk = retarget::backends;
+
+int main() {
+  return rb::manager_list<bk::onnxruntime_manager, my_manager>::names().size() == 2 ? 0 : 1;
+}
