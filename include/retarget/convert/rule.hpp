@@ -741,16 +741,19 @@ constexpr std::string_view approximation_of() {
   return {};
 }
 
+// Whether declared[i] is an approximation that no rule before it declared.
+constexpr bool first_declared(const std::string_view* declared, std::size_t i) {
+  if (declared[i].empty()) return false;
+  for (std::size_t j = 0; j < i; ++j)
+    if (declared[j] == declared[i]) return false;
+  return true;
+}
 // The approximations rules R... declare, each once, in their order.
 template <class... R>
 constexpr std::size_t approximation_count() {
   constexpr std::string_view declared[] = {approximation_of<R>()..., {}};
   std::size_t n = 0;
-  for (std::size_t i = 0; i < sizeof...(R); ++i) {
-    bool first = !declared[i].empty();
-    for (std::size_t j = 0; j < i && first; ++j) first = declared[j] != declared[i];
-    n += first;
-  }
+  for (std::size_t i = 0; i < sizeof...(R); ++i) n += first_declared(declared, i);
   return n;
 }
 template <class... R>
@@ -758,11 +761,8 @@ constexpr auto approximations_declared(boost::mp11::mp_list<R...>) {
   constexpr std::string_view declared[] = {approximation_of<R>()..., {}};
   std::array<std::string_view, approximation_count<R...>()> out{};
   std::size_t n = 0;
-  for (std::size_t i = 0; i < sizeof...(R); ++i) {
-    bool first = !declared[i].empty();
-    for (std::size_t j = 0; j < i && first; ++j) first = declared[j] != declared[i];
-    if (first) out[n++] = declared[i];
-  }
+  for (std::size_t i = 0; i < sizeof...(R); ++i)
+    if (first_declared(declared, i)) out[n++] = declared[i];
   return out;
 }
 

@@ -9,10 +9,10 @@
 #ifndef RETARGET_TOOL_COMMAND_LINE_HPP
 #define RETARGET_TOOL_COMMAND_LINE_HPP
 
+#include <algorithm>
 #include <array>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
-#include <cstdio>
 #include <iomanip>
 #include <iostream>
 #include <retarget/backend/console.hpp>
@@ -32,8 +32,7 @@
 namespace retarget::tool {
 
 // The engines retarget ships (backends::shipped), then the user's: a backend::manager_list,
-// whose checks name a manager's missing piece at compile time. The first of two engines with
-// the same name is the one the commands find.
+// whose checks name a manager's missing piece, or two engines of one name, at compile time.
 template <class... Managers>
 using with_shipped = boost::mp11::mp_push_back<backends::shipped, Managers...>;
 
@@ -56,17 +55,10 @@ constexpr command entry() {
 }
 
 // `retarget backends` and `retarget backend NAME ...`: the backend console over the same
-// engines.
-template <class Managers>
-int backends(const backends_options&, arguments& args, std::ostream& out) {
-  std::vector<std::string> forwarded{"backends"};
-  for (auto& a : args.rest()) forwarded.push_back(std::move(a));
-  return retarget::backend::backend_console<Managers>(forwarded, out);
-}
-
-template <class Managers>
-int backend(const backend_options&, arguments& args, std::ostream& out) {
-  std::vector<std::string> forwarded{"backend"};
+// engines, given the command's name and the arguments after it.
+template <class Managers, class O>
+int console(const O&, arguments& args, std::ostream& out) {
+  std::vector<std::string> forwarded{std::string(O::name)};
   for (auto& a : args.rest()) forwarded.push_back(std::move(a));
   return retarget::backend::backend_console<Managers>(forwarded, out);
 }
@@ -81,8 +73,8 @@ constexpr auto table() {
       entry<convert_options, convert<Managers>>(),
       entry<compare_options, compare<Managers>>(),
       entry<draw_options, draw>(),
-      entry<backends_options, backends<Managers>>(),
-      entry<backend_options, backend<Managers>>(),
+      entry<backends_options, console<Managers, backends_options>>(),
+      entry<backend_options, console<Managers, backend_options>>(),
       entry<run_options, run<Managers>>(),
   };
   if constexpr (boost::mp11::mp_empty<Models>::value) {
