@@ -19,6 +19,7 @@
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/model_file.hpp>
 #include <retarget/ir/tensor.hpp>
 #include <sstream>
 #include <string>
@@ -40,9 +41,12 @@ using quirks = rc::quirks_for<bk::opencv_dnn>::list;
 // The rule set is the quirks' fixes, in the order the rules were always tried.
 static_assert(
     std::is_same_v<rc::rules_for<bk::opencv_dnn>::rule_list,
-                   boost::mp11::mp_list<cv::expand_to_own_shape, cv::single_element_divisor,
-                                        cv::last_axis_scale, cv::constant_concat_in_4d,
-                                        cv::constant_add_without_leading_ones>>);
+                   boost::mp11::mp_list<
+                       cv::expand_to_own_shape, cv::single_element_divisor, cv::last_axis_scale,
+                       cv::constant_concat_in_4d, cv::constant_add_without_leading_ones,
+                       cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+                       cv::concat_axis_from_front, cv::average_pool_padded_first,
+                       cv::max_pool_same_lower, cv::average_pool_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -56,9 +60,48 @@ rx::model finish(rx::graph& g, const rx::value& y) {
   return rx::make_model(std::move(g));
 }
 
+// An ONNX backend test model ("node/test_add_uint8"): the quirks found by the conformance run
+// (tests/conformance/opencv_dnn.cpp) are shown on the models that showed them.
+rx::model test_model(std::string_view name) {
+  return rx::load(fs::path(RETARGET_ONNX_TEST_DATA) / name / "model.onnx");
+}
+
 // A model showing each quirk, by the quirk's name.
 const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
   static const std::map<std::string, std::function<rx::model()>, std::less<>> out = {
+      {"input_not_float32", [] { return test_model("node/test_add_uint8"); }},
+      {"other_domain", [] { return test_model("node/test_adam"); }},
+      {"float64_constant", [] { return test_model("pytorch-operator/test_operator_addconstant"); }},
+      {"parameter_computed",
+       [] {
+         // Reshape's shape computed from constants: folded.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {2, 3});
+         auto shape = g.op("Add", i64(g, {3, 2}, {2}), i64(g, {0, 0}, {2}));
+         return finish(g, g.op("Reshape", x, shape));
+       }},
+      {"eltwise_below_2d", [] { return test_model("node/test_min_example"); }},
+      {"computed_broadcast_across_ranks", [] { return test_model("node/test_add_bcast"); }},
+      {"computed_broadcast_off_channels",
+       [] { return test_model("node/test_layer_normalization_2d_axis1_expanded"); }},
+      {"constant_along_axis_0",
+       [] { return test_model("pytorch-converted/test_PoissonNLLLLoss_no_reduce"); }},
+      {"instance_norm_batch",
+       [] { return test_model("pytorch-operator/test_operator_symbolic_override"); }},
+      {"flatten_below_2d", [] { return test_model("pytorch-operator/test_operator_view"); }},
+      {"output_computed_at_load", [] { return test_model("node/test_shape"); }},
+      {"pool_dilations", [] { return test_model("node/test_maxpool_2d_dilations"); }},
+      {"second_output_not_computed", [] { return test_model("node/test_dropout_default_mask"); }},
+      {"cast_to_half", [] { return test_model("node/test_cast_FLOAT_to_FLOAT16"); }},
+      {"inputs_not_taken", [] { return test_model("node/test_reduce_sum_keepdims_example"); }},
+      {"softmax_default_axis", [] { return test_model("node/test_softmax_default_axis"); }},
+      {"log_softmax_default_axis", [] { return test_model("node/test_logsoftmax_default_axis"); }},
+      {"concat_negative_axis", [] { return test_model("node/test_concat_1d_axis_negative_1"); }},
+      {"average_pool_counts_padding",
+       [] { return test_model("node/test_averagepool_2d_pads_count_include_pad"); }},
+      {"max_pool_same_lower_pads", [] { return test_model("node/test_maxpool_2d_same_lower"); }},
+      {"average_pool_same_lower_pads",
+       [] { return test_model("node/test_averagepool_2d_same_lower"); }},
       {"absent_last_input",
        [] {
          rx::graph g(13);
@@ -68,7 +111,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"identity_of_weight",
        [] {
          rx::graph g(13);
-         auto x = g.input("x", rx::dtype::f32, {2});
+         auto x = g.input("x", rx::dtype::f32, {1, 2});
          auto w = g.initializer("w", rx::tensor::of<float>({1.0f, 2.0f}, {2}));
          return finish(g, g.op("Add", x, g.op("Identity", w)));
        }},
@@ -82,8 +125,9 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"no_layer",
        [] {
          rx::graph g(13);
-         auto x = g.input("x", rx::dtype::i64, {2});
-         return finish(g, g.op("Add", x, g.op("Mod", i64(g, {7, 8}, {2}), i64(g, {3, 5}, {2}))));
+         auto x = g.input("x", rx::dtype::f32, {1, 2});
+         auto mod = g.op("Mod", i64(g, {7, 8}, {2}), i64(g, {3, 5}, {2}));
+         return finish(g, g.op("Add", x, g.op("Cast", mod, "to"_i = 1)));
        }},
       {"clip_bounds_as_inputs",
        [] {
@@ -249,6 +293,33 @@ TEST(OpencvQuirks, EachIsListedBeforeConversionAndGoneAfterItsFix) {
       EXPECT_TRUE(after->empty()) << after->front().node << ": " << after->front().why;
     }
   });
+}
+
+// A Shape of a static shape as a graph output is folded to a stored constant, which no layer of
+// OpenCV gives: the refusal names the output, with no node.
+TEST(OpencvQuirks, AConstantGraphOutputIsRefusedByName) {
+  const auto converted = rc::convert<bk::opencv_dnn>(test_model("node/test_shape")).model;
+  const auto refused = rc::refused_nodes<bk::opencv_dnn>(converted);
+  ASSERT_TRUE(refused.has_value());
+  ASSERT_EQ(refused->size(), 1u);
+  EXPECT_EQ(refused->front().index, -1);
+  EXPECT_EQ(rc::where(refused->front()), "graph output 'y'");
+  // A model whose outputs are computed has no such refusal.
+  EXPECT_TRUE(rc::refused_nodes<bk::opencv_dnn>(test_model("node/test_abs"))->empty());
+}
+
+// pytorch-converted/test_PixelShuffle, which OpenCV runs right, holds an int64 Constant at opset
+// 6, which ONNX's checker refuses: convert takes it as it is, and says so, rather than refusing
+// a model it did not make invalid.
+TEST(OpencvQuirks, AnOriginalTheCheckerRefusesIsNotHeldToIt) {
+  const auto original = test_model("pytorch-converted/test_PixelShuffle");
+  EXPECT_THROW(original.check(), retarget::error);
+  const auto [converted, report] = rc::convert<bk::opencv_dnn>(original);
+  EXPECT_NE(report.original_invalid.find("int64"), std::string::npos) << report.original_invalid;
+  EXPECT_NE(rc::to_string(report).find("not checked: the original fails ONNX's checker too"),
+            std::string::npos);
+  EXPECT_TRUE(
+      rc::convert<bk::opencv_dnn>(test_model("node/test_abs")).report.original_invalid.empty());
 }
 
 TEST(OpencvQuirks, NamesAreTheApproximationsOffered) {

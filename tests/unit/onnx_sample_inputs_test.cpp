@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <retarget/ir.hpp>
 #include <retarget/ir/sample_inputs.hpp>
+#include <retarget/ir/tensor_values.hpp>
 #include <string>
 #include <vector>
 
@@ -150,6 +152,55 @@ TEST(SampleInputs, GivenTensorsAreCheckedAndKept) {
               rx::sample_inputs(m, {}, 0, {{"x", rx::tensor::of<double>({1.0, 2.0}, {1, 2})}});
             }),
             "retarget: input 'x': float64, but the model's input 'x' is float32");
+}
+
+// An engine's answer in the model's declared form (ir::as_declared): OpenCV gives a 1-D output
+// as [N, 1] and integers as float32.
+rx::model_output declared(rx::dtype type, std::vector<rx::dim> shape) {
+  return {"y", type, std::move(shape)};
+}
+
+TEST(AsDeclared, ReshapedWhereTheElementsFit) {
+  const auto t = rx::tensor::of<float>({1, 2, 3}, {3, 1});
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {3}), t).dims(), (rx::dims_t{3}));
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {"n"}), t).dims(), (rx::dims_t{3}));
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {1, "n"}), t).dims(), (rx::dims_t{1, 3}));
+  // A scalar given as [1].
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {}), rx::tensor::of<float>({7}, {1})).dims(),
+            (rx::dims_t{}));
+}
+
+TEST(AsDeclared, LeftAsItIsWhereTheyDoNot) {
+  // Not as many elements; a dynamic batch that is not what the axes of 1 say: not guessed at.
+  const auto t = rx::tensor::of<float>(std::vector<float>(144, 0.0f), {1, 144});
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {2, 3}), t).dims(), (rx::dims_t{1, 144}));
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {"n", 48}), t).dims(), (rx::dims_t{1, 144}));
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f32, {"a", "b"}), t).dims(), (rx::dims_t{1, 144}));
+}
+
+TEST(AsDeclared, IntegersAndBoolsComeBackInTheirType) {
+  const auto t = rx::tensor::of<float>({0.0f, 2.9999998f, -4.0f}, {3});
+  const auto i = rx::as_declared(declared(rx::dtype::i64, {3}), t);
+  ASSERT_EQ(i.type(), rx::dtype::i64);
+  EXPECT_EQ(rx::values_of<std::int64_t>(i.proto()), (std::vector<std::int64_t>{0, 3, -4}));
+  const auto b = rx::as_declared(declared(rx::dtype::boolean, {3}), t);
+  ASSERT_EQ(b.type(), rx::dtype::boolean);
+  EXPECT_EQ(rx::values_of<bool>(b.proto()), (std::vector<bool>{false, true, true}));
+  // float16 is kept as the engine gave it: its values are not rounded here.
+  EXPECT_EQ(rx::as_declared(declared(rx::dtype::f16, {3}), t).type(), rx::dtype::f32);
+}
+
+TEST(AsDeclared, OutputsOfReadsTheGraphsOutputs) {
+  onnx::ModelProto m;
+  auto* y = m.mutable_graph()->add_output();
+  y->set_name("y");
+  y->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  y->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_param("n");
+  const auto outs = rx::outputs_of(rx::model(std::move(m)));
+  ASSERT_EQ(outs.size(), 1u);
+  EXPECT_EQ(outs[0].name, "y");
+  EXPECT_EQ(outs[0].type, rx::dtype::i64);
+  EXPECT_EQ(outs[0].shape, (std::vector<rx::dim>{"n"}));
 }
 
 TEST(Difference, PassesWithinAtolPlusRtolOfTheReference) {

@@ -125,6 +125,8 @@ typename facts_of<Q>::type prepare_facts(const refusal_context& m) {
 // the engine does not report (it computes something else), found by its rule's condition.
 template <class Q>
 inline constexpr bool listed_by_check = detail::prepared<Q> || detail::found_on_nodes<Q>;
+// A quirk may also find what no node holds: `static std::vector<std::pair<std::string,
+// std::string>> found_outside_nodes(const refusal_context&)`, each {where, why}.
 
 namespace detail {
 template <class Q, class F>
@@ -220,10 +222,17 @@ struct quirk_list {
     const std::tuple<typename detail::facts_of<Q>::type...> facts{detail::prepare_facts<Q>(m)...};
     for (int i = 0; i < m.node_count(); ++i) {
       const ir::node_view n = m.at(i);
-      if (!n.in_default_domain()) continue;
       const quirk_site site{m, n, i};
       note_all(site, facts, out, std::index_sequence_for<Q...>());
     }
+    // What no node holds (a graph output that is a stored constant): index -1.
+    (
+        [&] {
+          if constexpr (requires { Q::found_outside_nodes(m); })
+            for (auto& [where, why] : Q::found_outside_nodes(m))
+              out.push_back({-1, std::move(where), std::move(why)});
+        }(),
+        ...);
   }
 
  private:
@@ -235,6 +244,8 @@ struct quirk_list {
   template <class X, class F>
   static void note(const quirk_site& s, const F& facts, std::vector<refusal>& out) {
     if constexpr (listed_by_check<X>) {
+      // A quirk looks at the default domain's ops, unless it says otherwise (any_domain).
+      if (!s.node.in_default_domain() && !requires { X::any_domain; }) return;
       if (!detail::quirk_found<X>(s, facts)) return;
       out.push_back({s.index, s.node.describe(),
                      detail::quirk_reason<X>(s, facts) + detail::quirk_remedy<X>(s)});
@@ -249,7 +260,8 @@ std::vector<int> quirk_sites(const ir::model& model) {
   const auto facts = detail::prepare_facts<Q>(m);
   std::vector<int> out;
   for (int i = 0; i < m.node_count(); ++i)
-    if (m.at(i).in_default_domain() && detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts))
+    if ((m.at(i).in_default_domain() || requires { Q::any_domain; }) &&
+        detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts))
       out.push_back(i);
   return out;
 }

@@ -27,10 +27,16 @@
 namespace retarget::convert {
 
 struct refusal {
-  int index = -1;    // the node's index in the main graph
-  std::string node;  // "Clip '/features/0/Clip'"
+  int index = -1;    // the node's index in the main graph; -1 for what no node holds
+  std::string node;  // "Clip '/features/0/Clip'", or "graph output 'y'"
   std::string why;
 };
+
+// "node 3 Clip '/features/0/Clip'", or "graph output 'y'": where a refusal is, as messages
+// say it.
+inline std::string where(const refusal& r) {
+  return r.index < 0 ? r.node : "node " + std::to_string(r.index) + " " + r.node;
+}
 
 // The model as a table sees it (refusal_context, convert/fwd.hpp): the analyzed view (nodes,
 // constants, inferred types), which copies no weight.

@@ -60,6 +60,9 @@ struct report {
   std::size_t identities_bypassed = 0;                // Identity of a constant, read through
   std::size_t dead_nodes_removed = 0;
   std::size_t initializers_removed = 0;
+  // Set when the original already fails ONNX's checker (an exporter's int64 Constant at opset
+  // 6, say): why, and the result is held to it no more than the original was.
+  std::string original_invalid;
 
   std::size_t rules_fired() const {
     std::size_t n = 0;
@@ -161,6 +164,8 @@ inline std::string to_string(const report& r, bool explain = false) {
         "  identities of constants read through: " + std::to_string(r.identities_bypassed) + "\n";
   out += "  removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + " and " +
          count_of(r.initializers_removed, "unused initializer", "unused initializers") + "\n";
+  if (!r.original_invalid.empty())
+    out += "  not checked: the original fails ONNX's checker too (" + r.original_invalid + ")\n";
   return out;
 }
 

@@ -79,6 +79,8 @@ class model_view {
   // Whether the value is an input of the main graph (an initializer may be one too: its
   // default value).
   bool is_graph_input(std::string_view name) const;
+  // Whether the value is an output of the main graph.
+  bool is_graph_output(std::string_view name) const;
 
   // The value's tensor type: a constant's from its tensor, others' as inferred or declared;
   // nullptr when none is known.

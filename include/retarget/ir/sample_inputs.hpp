@@ -37,6 +37,21 @@ struct model_input {
 // The model's inputs in order, without those an initializer gives (weights).
 RETARGET_LAZY_DECL std::vector<model_input> inputs_of(const model& m);
 
+// A graph output as the model declares it: the same three facts.
+using model_output = model_input;
+
+// The model's outputs in order.
+RETARGET_LAZY_DECL std::vector<model_output> outputs_of(const model& m);
+
+// `t` in the dims and element type `out` declares, where an engine gives the same elements in
+// another form: a 1-D output as [N, 1], integers or bools as float32 (OpenCV's DNN does both).
+// The dims are the declared ones when all are static and hold t's elements, or when the two
+// agree but for axes of 1 (each dynamic dim then takes t's size); the values convert when t is
+// float32 and `out` declares another number type or bool (integers rounded to the nearest).
+// Otherwise `t` comes back as it is, and a comparison with the expected output shows what
+// differs.
+RETARGET_LAZY_DECL tensor as_declared(const model_output& out, tensor t);
+
 // The dims to feed `in` with: its static dims, and the dynamic ones from `given` (a whole
 // shape, which must agree with the static dims). retarget::error naming the input and the
 // dim when a dynamic dim has no value.

@@ -5,12 +5,15 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_MANAGER_HPP
 
 #include <filesystem>
+#include <map>
 #include <retarget/backend/manager.hpp>
 #include <retarget/backends/opencv_dnn/backend.hpp>
 #include <retarget/backends/opencv_dnn/param.hpp>
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/sample_inputs.hpp>
 #include <retarget/options/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,15 +34,28 @@ namespace retarget::backends {
 
 namespace detail {
 
-// OpenCV's DNN takes and gives float32 Mats of any rank.
+// OpenCV's DNN takes and gives float32 Mats of any rank. A float64 input is given as float32,
+// as OpenCV's own input layer would make it: the net computes in float32 whatever it is fed.
+// Integers and bools are refused: OpenCV would compute with them as floats, which an integer
+// op (a division, an overflow) does not.
 inline cv::Mat to_mat(const ir::tensor& t, const std::string& name) {
-  if (t.type() != ir::dtype::f32)
+  if (t.type() != ir::dtype::f32 && t.type() != ir::dtype::f64)
     throw error("retarget: opencv_dnn: input '" + name + "' is " +
-                std::string(to_string(t.type())) + "; OpenCV's DNN takes float32");
+                std::string(to_string(t.type())) + "; OpenCV's DNN takes float32 (or float64)");
   const auto dims = t.dims();
   std::vector<int> sizes(dims.begin(), dims.end());
   if (sizes.empty()) sizes.push_back(1);
   cv::Mat m(static_cast<int>(sizes.size()), sizes.data(), CV_32F);
+  if (t.type() == ir::dtype::f64) {
+    const auto values = ir::tensor_view(t).values<double>();
+    if (values.size() != m.total())
+      throw error("retarget: opencv_dnn: input '" + name + "' holds " +
+                  std::to_string(values.size()) + " values for its dims' " +
+                  std::to_string(m.total()));
+    std::transform(values.begin(), values.end(), m.ptr<float>(),
+                   [](double v) { return static_cast<float>(v); });
+    return m;
+  }
   if (const auto bytes = t.raw_bytes(); bytes.size() == m.total() * sizeof(float)) {
     std::memcpy(m.ptr(), bytes.data(), bytes.size());
     return m;
@@ -81,20 +97,33 @@ class opencv_dnn_wrapper {
     outputs_ = net_.getUnconnectedOutLayersNames();
     // A graph output that other nodes read too (an intermediate value asked for, as a
     // bisection does) is no unconnected layer: it is asked for by name, where a layer gives it.
-    for (const auto& name : ir::read_model_file(model).output_names())
-      if (std::find(outputs_.begin(), outputs_.end(), name) == outputs_.end() &&
-          net_.getLayerId(name) >= 0)
-        outputs_.push_back(name);
+    const auto stored = ir::read_model_file(model);
+    // An input no node reads is not fed: OpenCV has no layer for it to go to.
+    for (const auto& n : stored.nodes())
+      for (const auto& in : n.inputs()) read_.insert(in);
+    for (auto& declared : ir::outputs_of(stored)) {
+      if (std::find(outputs_.begin(), outputs_.end(), declared.name) == outputs_.end() &&
+          net_.getLayerId(declared.name) >= 0)
+        outputs_.push_back(declared.name);
+      declared_.emplace(declared.name, std::move(declared));
+    }
   }
 
   retarget::backend::tensor_map run(const retarget::backend::tensor_map& inputs) {
     try {
-      for (const auto& [name, t] : inputs) net_.setInput(detail::to_mat(t, name), name);
+      for (const auto& [name, t] : inputs)
+        if (read_.count(name)) net_.setInput(detail::to_mat(t, name), name);
       std::vector<cv::Mat> results;
       net_.forward(results, outputs_);
       retarget::backend::tensor_map out;
-      for (std::size_t i = 0; i < outputs_.size(); ++i)
-        out.emplace(outputs_[i], detail::to_tensor(results[i]));
+      // OpenCV gives a 1-D output as [N, 1] and integers as floats: each output goes back in
+      // the dims and type the model declares.
+      for (std::size_t i = 0; i < outputs_.size(); ++i) {
+        auto t = detail::to_tensor(results[i]);
+        if (const auto d = declared_.find(outputs_[i]); d != declared_.end())
+          t = ir::as_declared(d->second, std::move(t));
+        out.emplace(outputs_[i], std::move(t));
+      }
       return out;
     } catch (const cv::Exception& e) {
       throw error(std::string("retarget: opencv_dnn: ") + e.what());
@@ -104,6 +133,8 @@ class opencv_dnn_wrapper {
  private:
   cv::dnn::Net net_;
   std::vector<std::string> outputs_;
+  std::map<std::string, ir::model_output> declared_;
+  std::set<std::string> read_;
 };
 
 #else

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert::quirks {
@@ -162,15 +163,27 @@ struct computed_single_element
     : rc::quirk<"computed_single_element", rc::by_rule<single_element_divisor>> {
   static constexpr std::string_view summary =
       "a computed single element is not broadcast over another computed input (LayerNorm2d's "
-      "divisor at H = W = 1); a 1 x 1 by 1 x N MatMul with its reciprocal is";
+      "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean); a division is "
+      "rewritten as a 1 x 1 by 1 x N MatMul with its reciprocal";
   static constexpr std::string_view reason =
       "OpenCV 4.6 cannot broadcast a computed single element over another input";
   static bool found(const site& s) {
-    if (s.op() != "Div" && s.op() != "Mul") return false;
+    if (s.op() != "Div" && s.op() != "Mul" && s.op() != "Add" && s.op() != "Sub") return false;
     const auto& m = s.model;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
     if (!a || !b || m.constant(s.input(0)) || m.constant(s.input(1)) || *a == *b) return false;
-    return !b->empty() && std::all_of(b->begin(), b->end(), [](auto d) { return d == 1; });
+    const auto single = [](const std::vector<std::int64_t>& d) {
+      return !d.empty() && std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
+    };
+    // Either side (node/test_layer_normalization_*_expanded subtracts a [1, 1] mean; the
+    // softmax of node/test_softmax_example_expanded runs only as the layer OpenCV fuses it to).
+    // Div and Mul by it fail; Add and Sub of it run right over a 4-D batch of one (ConvNeXt's
+    // [1, C, 1, 1] minus its mean), not over [1, 12] (node/test_layer_normalization_2d_axis0_
+    // expanded) nor a batch of more than one.
+    const auto fails_over = [&](const std::vector<std::int64_t>& other) {
+      return s.op() == "Div" || s.op() == "Mul" || other.size() < 4 || other[0] != 1;
+    };
+    return (single(*b) && fails_over(*a)) || (single(*a) && fails_over(*b));
   }
 };
 
@@ -322,6 +335,377 @@ struct leading_ones_constant
       "attention bias [1, H, N, N] lands on the wrong axes; no error: wrong numbers)";
 };
 
+// ---- Found on ONNX's own backend test models (tests/conformance/opencv_dnn.cpp) ----
+
+// The inputs OpenCV's DNN is given: float32 Mats (retarget's wrapper gives a float64 input as
+// float32, and feeds it nothing else). node/test_add_uint8, node/test_cast_*.
+struct input_not_float32 : rc::quirk<"input_not_float32"> {
+  static constexpr std::string_view summary =
+      "a graph input of another element type than float32 or float64 (given as float32) is "
+      "refused: OpenCV's DNN computes in float32, and an integer op would not be one "
+      "(node/test_add_uint8)";
+  static std::optional<std::string> input(const site& s) {
+    for (const auto& in : s.node.inputs())
+      if (!in.empty() && s.model.is_graph_input(in) && !s.model.is_initializer(in) &&
+          s.model.element_type(in) != 0 && s.model.element_type(in) != 1 &&
+          s.model.element_type(in) != 11)
+        return in;
+    return std::nullopt;
+  }
+  static bool found(const site& s) { return input(s).has_value(); }
+  static std::string reason(const site& s) {
+    const auto in = *input(s);
+    return "its input '" + in + "' is a graph input of " +
+           std::string(ir::to_string(static_cast<ir::dtype>(s.model.element_type(in)))) +
+           ": OpenCV 4.6's DNN takes float32 inputs (and float64, as float32) only";
+  }
+};
+
+// pytorch-operator/test_operator_addconstant: a float64 Constant fails to load.
+struct float64_constant : rc::quirk<"float64_constant"> {
+  static constexpr std::string_view summary =
+      "a stored constant of float64 fails to load (pytorch-operator/test_operator_addconstant)";
+  static std::optional<std::string> input(const site& s) {
+    for (const auto& in : s.node.inputs())
+      if (!in.empty() && s.model.constant(in) && s.model.element_type(in) == 11) return in;
+    return std::nullopt;
+  }
+  static bool found(const site& s) { return input(s).has_value(); }
+  static std::string reason(const site& s) {
+    return "its input '" + *input(s) +
+           "' is a stored float64 constant, which OpenCV 4.6 cannot read";
+  }
+};
+
+// node/test_adam, node/test_momentum (ai.onnx.preview.training), ai.onnx.ml's ops.
+struct other_domain : rc::quirk<"other_domain"> {
+  static constexpr bool any_domain = true;  // the others look at default-domain nodes only
+  static constexpr std::string_view summary =
+      "an op outside the default domain (ai.onnx.preview.training, ai.onnx.ml) has no layer";
+  static bool found(const site& s) { return !s.node.in_default_domain(); }
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6 has no layer for " + std::string(s.node.domain()) + "." + s.op();
+  }
+};
+
+// Inputs OpenCV's importer reads as stored constants ("Blob ... not found in const blobs"):
+// the test models pass them as graph inputs. Measured on the backend test models.
+struct parameter_computed : rc::quirk<"parameter_computed", rc::by_folding> {
+  struct entry {
+    std::string_view op;
+    std::size_t first, last;  // the inputs that must be constants
+  };
+  // A table, kept as one.
+  // clang-format off
+  static constexpr entry table[] = {
+      {"BatchNormalization", 1, 4}, {"ConstantOfShape", 0, 0}, {"ConvTranspose", 1, 2},
+      {"DequantizeLinear", 1, 2}, {"Gather", 1, 1}, {"Gemm", 1, 1}, {"GRU", 1, 3},
+      {"InstanceNormalization", 1, 2}, {"LSTM", 1, 3}, {"Pad", 1, 2}, {"Pow", 1, 1},
+      {"PRelu", 1, 1}, {"QLinearConv", 1, 8}, {"QLinearMatMul", 1, 7}, {"QuantizeLinear", 1, 2},
+      {"Reshape", 1, 1}, {"Resize", 1, 3}, {"Slice", 1, 4}, {"Split", 1, 1}, {"Squeeze", 1, 1},
+      {"Unsqueeze", 1, 1}, {"Upsample", 1, 1}};
+  // clang-format on
+  static constexpr std::string_view summary =
+      "an input OpenCV's importer reads as a stored constant (a weight, a shape, axes, pads, "
+      "scales) that the model computes or takes as a graph input is refused (node/test_gemm_*, "
+      "node/test_reshape_*, node/test_slice*, node/test_resize_*)";
+  static constexpr std::string_view remedy =
+      "where it is computed from constants, convert folds it";
+  static std::optional<std::string> input(const site& s) {
+    for (const auto& e : table)
+      if (e.op == s.op())
+        for (std::size_t k = e.first; k <= e.last && k < s.node.input_count(); ++k)
+          if (!s.input(k).empty() && !s.model.constant(s.input(k))) return s.input(k);
+    return std::nullopt;
+  }
+  static bool found(const site& s) { return input(s).has_value(); }
+  static bool fixable(const site& s) {
+    const auto in = *input(s);
+    return !s.model.is_graph_input(in) && s.model.producer(in) >= 0 && [&] {
+      const auto n = s.model.at(s.model.producer(in));
+      for (const auto& x : n.inputs())
+        if (!x.empty() && !s.model.constant(x)) return false;
+      return rc::can_evaluate(n.op_type());
+    }();
+  }
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6 reads its input '" + *input(s) + "' as a stored constant, and it is " +
+           (s.model.is_graph_input(*input(s)) ? "a graph input" : "computed");
+  }
+};
+
+// OpenCV's eltwise layers need two inputs of two or more dims (node/test_min_*, node/test_max_*,
+// node/test_sum_*, node/test_mul_example on [3]).
+struct eltwise_below_2d : rc::quirk<"eltwise_below_2d"> {
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Min", "Max", "Sum"};
+  static constexpr std::string_view summary =
+      "Add, Sub, Mul, Div, Min, Max and Sum whose computed inputs all have fewer than 2 dims "
+      "fail, and Min and Max of one input (node/test_min_*, node/test_sum_two_inputs)";
+  static bool applies(const site& s) {
+    return std::find(std::begin(ops), std::end(ops), s.op()) != std::end(ops);
+  }
+  static bool found(const site& s) {
+    if (!applies(s)) return false;
+    if (s.node.input_count() == 1) return s.op() != "Sum";  // a Sum of one is copied
+    // Each computed input under 2 dims ([5] by [3, 4, 5] is broadcast right).
+    bool computed = false;
+    for (const auto& in : s.node.inputs()) {
+      if (in.empty() || s.model.constant(in)) continue;
+      const auto r = s.model.rank(in);
+      if (!r || *r >= 2) return false;
+      computed = true;
+    }
+    return computed;
+  }
+  static std::string reason(const site& s) {
+    if (s.node.input_count() == 1 && s.op() != "Sum")
+      return "OpenCV 4.6's " + s.op() + " needs two inputs or more, it has one";
+    return "OpenCV 4.6's " + s.op() + " needs a computed input of 2 dims or more";
+  }
+};
+
+// Two computed inputs of different ranks (node/test_add_bcast: [3, 4, 5] + [5]) fail when the
+// net runs; OpenCV broadcasts a constant, not a computed tensor, across ranks.
+struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ranks"> {
+  // Mul and Div broadcast across ranks (node/test_mul_bcast, node/test_div_bcast run right).
+  static constexpr std::string_view ops[] = {"Add",     "Sub",  "Pow",   "Min", "Max",
+                                             "Greater", "Less", "Equal", "Sum"};
+  static constexpr std::string_view summary =
+      "Add, Sub, Pow, Min, Max, Greater, Less, Equal and Sum over two computed inputs of "
+      "different ranks fail when the net runs (node/test_add_bcast, node/test_greater_bcast)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 fails at run time broadcasting two computed inputs of different ranks";
+  static bool found(const site& s) {
+    if (std::find(std::begin(ops), std::end(ops), s.op()) == std::end(ops)) return false;
+    std::optional<std::size_t> seen;
+    for (const auto& in : s.node.inputs()) {
+      if (in.empty() || s.model.constant(in)) continue;
+      const auto r = s.model.rank(in);
+      if (!r) continue;
+      if (seen && *seen != *r) return true;
+      seen = r;
+    }
+    return false;
+  }
+};
+
+// Two computed inputs of one rank and different shapes: OpenCV 4.6 broadcasts a computed
+// tensor along the channels only ([N, C, H, W] by [N, C, 1, 1], a squeeze-and-excitation
+// gate); [3, 4] by [3, 1] fails when the net runs (node/test_layer_normalization_*_expanded).
+struct computed_broadcast_off_channels : rc::quirk<"computed_broadcast_off_channels"> {
+  static constexpr std::string_view summary =
+      "an elementwise op over two computed inputs of one rank broadcasts only a per-channel "
+      "[N, C, 1, 1] input, or one axis in 3-D or more; others fail when the net runs "
+      "(node/test_layer_normalization_*_expanded)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 broadcasts a computed input only along the channels, and fails at run time";
+  static bool per_channel(const std::vector<std::int64_t>& big,
+                          const std::vector<std::int64_t>& small) {
+    // In 3-D or more: [2, 3] by [1, 3] fails (pytorch-operator/test_operator_add_size1_singleton_
+    // broadcast).
+    if (big.size() < 3 || (small[0] != 1 && small[0] != big[0]) || small[1] != big[1]) return false;
+    return std::all_of(small.begin() + 2, small.end(), [](auto d) { return d == 1; });
+  }
+  static bool found(const site& s) {
+    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div") return false;
+    const auto& m = s.model;
+    if (s.node.input_count() != 2 || m.constant(s.input(0)) || m.constant(s.input(1))) return false;
+    const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
+    if (!a || !b || a->size() != b->size() || *a == *b) return false;
+    const auto single = [](const std::vector<std::int64_t>& d) {
+      return std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
+    };
+    if (single(*a) || single(*b)) return false;  // computed_single_element's
+    // A reduction over one axis kept ([3, 1, 5] by [3, 4, 5]) is broadcast right in 3-D or more
+    // (node/test_softmax_axis_*_expanded).
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < a->size(); ++i) differing += (*a)[i] != (*b)[i];
+    if (a->size() >= 3 && differing == 1) return false;
+    return !per_channel(*a, *b) && !per_channel(*b, *a);
+  }
+};
+
+// A computed tensor with a constant that varies along axis 0 (node's dims aligned from the
+// right): OpenCV scales from axis 1, and fails when the net runs
+// (pytorch-converted/test_PoissonNLLLLoss_no_reduce: [10, 10] times a [10, 10] constant).
+struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
+  static constexpr std::string_view summary =
+      "an elementwise op of a computed tensor and a constant that varies along axis 0 fails when "
+      "the net runs (pytorch-converted/test_PoissonNLLLLoss_no_reduce)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 applies a constant from axis 1 on, and this one varies along axis 0";
+  static bool found(const site& s) {
+    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div") return false;
+    const auto& m = s.model;
+    for (std::size_t k = 0; k < 2 && s.node.input_count() == 2; ++k) {
+      const auto x = m.static_shape(s.input(k)), c = m.static_shape(s.input(1 - k));
+      if (m.constant(s.input(k)) || !m.constant(s.input(1 - k)) || !x || !c) continue;
+      if (x->size() >= 2 && c->size() == x->size() && (*c)[0] > 1) return true;
+    }
+    return false;
+  }
+};
+
+// node/test_instancenorm_*: OpenCV normalizes a batch of more than one wrongly
+// (pytorch-operator/test_operator_symbolic_override: the second item of [2, 10, 32, 32]).
+struct instance_norm_batch : rc::quirk<"instance_norm_batch"> {
+  static constexpr std::string_view summary =
+      "InstanceNormalization over a batch of more than one gives wrong numbers for all but the "
+      "first (pytorch-operator/test_operator_symbolic_override; no error)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 normalizes only the first item of a batch right";
+  static bool found(const site& s) {
+    if (s.op() != "InstanceNormalization") return false;
+    const auto x = s.model.static_shape(s.input(0));
+    return !x || x->empty() || (*x)[0] != 1;
+  }
+};
+
+// pytorch-operator/test_operator_view: Flatten of a 1-D tensor fails to load.
+struct flatten_below_2d : rc::quirk<"flatten_below_2d"> {
+  static constexpr std::string_view summary =
+      "Flatten of a tensor of fewer than 2 dims fails to load "
+      "(pytorch-operator/test_operator_view)";
+  static constexpr std::string_view reason = "OpenCV 4.6 flattens tensors of 2 dims or more only";
+  static bool found(const site& s) {
+    if (s.op() != "Flatten") return false;
+    const auto r = s.model.rank(s.input(0));
+    return r && *r < 2;
+  }
+};
+
+// A graph output OpenCV computes while loading (a Shape, a Constant): no layer gives it, so the
+// net has nothing to return (node/test_shape*, node/test_size*, node/test_constant).
+struct output_computed_at_load : rc::quirk<"output_computed_at_load">, import_time_values {
+  static constexpr std::string_view summary =
+      "a graph output that OpenCV computes while loading (Shape, Size, a Constant) is given by "
+      "no layer (node/test_shape*, node/test_constant)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 computes this graph output while loading the model and then gives no value "
+      "for it";
+  static bool found(const site& s, const facts& at_import) {
+    for (const auto& out : s.node.outputs())
+      if (s.model.is_graph_output(out) &&
+          (s.op() == "Shape" || s.op() == "Size" || s.op() == "Constant" || at_import.count(out)))
+        return true;
+    return false;
+  }
+  // A graph output that is a stored constant (convert folds a Shape of a static shape).
+  static std::vector<std::pair<std::string, std::string>> found_outside_nodes(
+      const rc::refusal_context& m) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& name : m.initializer_names())
+      if (m.is_graph_output(name))
+        out.emplace_back("graph output '" + name + "'",
+                         "it is a stored constant, and OpenCV 4.6 gives no value for an output no "
+                         "layer computes");
+    return out;
+  }
+};
+
+// node/test_maxpool_2d_dilations: a [1, 1, 3, 3] output where [1, 1, 2, 2] is due.
+struct pool_dilations : rc::quirk<"pool_dilations"> {
+  static constexpr std::string_view summary =
+      "pooling ignores dilations (node/test_maxpool_2d_dilations; no error: wrong numbers)";
+  static constexpr std::string_view reason = "OpenCV 4.6 ignores pooling's dilations";
+  static bool found(const site& s) {
+    if (s.op() != "MaxPool" && s.op() != "AveragePool") return false;
+    const auto d = s.node.attribute("dilations");
+    if (!d) return false;
+    const auto v = d->ints();
+    return std::any_of(v.begin(), v.end(), [](auto x) { return x != 1; });
+  }
+};
+
+// Outputs OpenCV does not compute: MaxPool's indices, Dropout's mask (a crash at run time).
+struct second_output_not_computed : rc::quirk<"second_output_not_computed"> {
+  static constexpr std::string_view summary =
+      "MaxPool's indices and Dropout's mask are not computed (node/test_maxpool_with_argmax_*, "
+      "node/test_dropout_default_mask*)";
+  static bool found(const site& s) {
+    return (s.op() == "MaxPool" || s.op() == "Dropout") && s.node.output_count() > 1 &&
+           !s.node.output(1).empty();
+  }
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6 does not compute " + s.op() + "'s " +
+           (s.op() == "MaxPool" ? "indices" : "mask");
+  }
+};
+
+// OpenCV computes in float32 and keeps no float16 or bfloat16 (node/test_cast_FLOAT_to_BFLOAT16).
+struct cast_to_half : rc::quirk<"cast_to_half"> {
+  static constexpr std::string_view summary =
+      "a Cast to float16 or bfloat16 is refused: OpenCV computes in float32";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 computes in float32: a Cast to float16 or bfloat16 is not done";
+  static bool found(const site& s) {
+    if (s.op() != "Cast") return false;
+    const auto to = s.node.attribute("to");
+    return to && (to->i() == 10 || to->i() == 16);
+  }
+};
+
+// OpenCV 4.6 takes a reduction's axes only as an attribute, as before opset 13's ReduceSum
+// (node/test_reduce_sum_*; the importer fuses Exp, ReduceSum and Div into a softmax whole);
+// GRU only with all six inputs listed (node/test_gru_*).
+struct inputs_not_taken : rc::quirk<"inputs_not_taken"> {
+  static constexpr std::string_view summary =
+      "ReduceSum with its axes as an input (opset 13) and GRU with fewer than six inputs are "
+      "refused (node/test_reduce_sum_*, node/test_gru_*)";
+  static bool found(const site& s) {
+    return (s.op() == "ReduceSum" && s.node.input_count() > 1 && !s.input(1).empty()) ||
+           (s.op() == "GRU" && s.node.input_count() < 6);
+  }
+  static std::string reason(const site& s) {
+    return s.op() == "GRU" ? "OpenCV 4.6 takes GRU with all six inputs only"
+                           : "OpenCV 4.6 takes ReduceSum's axes only as an attribute";
+  }
+};
+
+// Silent: OpenCV takes the default axis as 1; the rules' own condition finds it.
+struct softmax_default_axis
+    : rc::quirk<"softmax_default_axis", rc::by_rule<softmax_axis_written_out>> {
+  static constexpr std::string_view summary =
+      "Softmax from opset 13 on without an axis uses axis 1, not the last "
+      "(node/test_softmax_default_axis; no error: wrong numbers)";
+};
+struct log_softmax_default_axis
+    : rc::quirk<"log_softmax_default_axis", rc::by_rule<log_softmax_axis_written_out>> {
+  static constexpr std::string_view summary =
+      "LogSoftmax from opset 13 on without an axis uses axis 1, not the last "
+      "(node/test_logsoftmax_default_axis; no error: wrong numbers)";
+};
+
+// Silent: a 1-D Concat on axis -1 (node/test_concat_1d_axis_negative_1).
+struct concat_negative_axis
+    : rc::quirk<"concat_negative_axis", rc::by_rule<concat_axis_from_front>> {
+  static constexpr std::string_view summary =
+      "a Concat on a negative axis joins 1-D inputs wrongly (node/test_concat_1d_axis_negative_1; "
+      "no error: wrong numbers)";
+};
+
+// Silent: node/test_averagepool_2d_pads_count_include_pad.
+struct average_pool_counts_padding
+    : rc::quirk<"average_pool_counts_padding", rc::by_rule<average_pool_padded_first>> {
+  static constexpr std::string_view summary =
+      "average pooling with count_include_pad and pads leaves the padding out of the count "
+      "(node/test_averagepool_2d_pads_count_include_pad; no error: wrong numbers)";
+};
+
+// Silent: node/test_maxpool_2d_same_lower, node/test_averagepool_2d_same_lower.
+struct max_pool_same_lower_pads
+    : rc::quirk<"max_pool_same_lower_pads", rc::by_rule<max_pool_same_lower>> {
+  static constexpr std::string_view summary =
+      "MaxPool with auto_pad SAME_LOWER pads as SAME_UPPER does "
+      "(node/test_maxpool_2d_same_lower; no error: wrong numbers)";
+};
+struct average_pool_same_lower_pads
+    : rc::quirk<"average_pool_same_lower_pads", rc::by_rule<average_pool_same_lower>> {
+  static constexpr std::string_view summary =
+      "AveragePool with auto_pad SAME_LOWER pads as SAME_UPPER does "
+      "(node/test_averagepool_2d_same_lower; no error: wrong numbers)";
+};
+
 }  // namespace retarget::backends::opencv_dnn_convert::quirks
 
 // In the order a node's refusals are listed; the rules come in this order too.
@@ -342,7 +726,28 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::import_time_arithmetic,
           retarget::backends::opencv_dnn_convert::quirks::import_time_gather,
           retarget::backends::opencv_dnn_convert::quirks::inner_axis_broadcast,
-          retarget::backends::opencv_dnn_convert::quirks::leading_ones_constant> {};
+          retarget::backends::opencv_dnn_convert::quirks::leading_ones_constant,
+          retarget::backends::opencv_dnn_convert::quirks::input_not_float32,
+          retarget::backends::opencv_dnn_convert::quirks::float64_constant,
+          retarget::backends::opencv_dnn_convert::quirks::other_domain,
+          retarget::backends::opencv_dnn_convert::quirks::parameter_computed,
+          retarget::backends::opencv_dnn_convert::quirks::eltwise_below_2d,
+          retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
+          retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_off_channels,
+          retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
+          retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
+          retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
+          retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
+          retarget::backends::opencv_dnn_convert::quirks::pool_dilations,
+          retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,
+          retarget::backends::opencv_dnn_convert::quirks::cast_to_half,
+          retarget::backends::opencv_dnn_convert::quirks::inputs_not_taken,
+          retarget::backends::opencv_dnn_convert::quirks::softmax_default_axis,
+          retarget::backends::opencv_dnn_convert::quirks::log_softmax_default_axis,
+          retarget::backends::opencv_dnn_convert::quirks::concat_negative_axis,
+          retarget::backends::opencv_dnn_convert::quirks::average_pool_counts_padding,
+          retarget::backends::opencv_dnn_convert::quirks::max_pool_same_lower_pads,
+          retarget::backends::opencv_dnn_convert::quirks::average_pool_same_lower_pads> {};
 
 // The rules are the exact fixes the quirks name, in the list's order.
 template <>

@@ -4,6 +4,7 @@
 #ifndef RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
 #define RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <retarget/convert/rule.hpp>
@@ -75,6 +76,10 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
     for (const auto d : *bs)
       if (d != 1) return rc::reject("the divisor has more than one element");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    // Exp / ReduceSum(Exp) is a softmax OpenCV's importer fuses into one layer whole: the
+    // division stays (node/test_softmax_example_expanded).
+    if (const auto sum = g.producer(b); sum && sum->op_type() == "ReduceSum")
+      return rc::reject("it divides by a ReduceSum, a softmax OpenCV fuses");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
@@ -188,6 +193,132 @@ struct constant_add_without_leading_ones : rc::rule<"constant_add_without_leadin
     return g.op("Add", m["x"_v], g.initializer(name, c.reshaped(dims)));
   }
 };
+
+// Softmax and LogSoftmax from opset 13 on, without an axis: ONNX's default is the last axis,
+// OpenCV 4.6 takes axis 1; written out, the axis is read right.
+template <fixed_string Op, fixed_string Name>
+struct default_axis_written_out : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v).template as<"softmax">();
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().opset() < 13) return rc::reject("before opset 13 the default axis is 1");
+    if (m["softmax"_n].node->attribute("axis")) return rc::reject("the axis is written");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    if constexpr (Op.view() == "Softmax")
+      return g.op("Softmax", m["x"_v], "axis"_i = -1);
+    else
+      return g.op("LogSoftmax", m["x"_v], "axis"_i = -1);
+  }
+};
+using softmax_axis_written_out = default_axis_written_out<"Softmax", "softmax_axis_written_out">;
+using log_softmax_axis_written_out =
+    default_axis_written_out<"LogSoftmax", "log_softmax_axis_written_out">;
+
+// A Concat on a negative axis: OpenCV 4.6 counts it from the wrong end for a 1-D result; the
+// same axis counted from the front is read right.
+struct concat_axis_from_front : rc::rule<"concat_axis_from_front"> {
+  static constexpr auto pattern = rc::op<"Concat">("a"_v, "b"_v).as<"concat">();
+  static rc::verdict condition(const auto& m) {
+    const auto axis = m["concat"_n].node->attribute("axis");
+    if (!axis || axis->i() >= 0) return rc::reject("the axis is not negative");
+    if (!m["a"_v].has_shape()) return rc::reject("the rank is not known");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto rank = static_cast<std::int64_t>(m["a"_v].rank());
+    const auto axis = m["concat"_n].node->attribute("axis")->i() + rank;
+    return g.op("Concat", m["a"_v], m["b"_v], "axis"_i = axis);
+  }
+};
+
+// The ints attribute `name` of a matched node, or `fallback` when it has none.
+inline std::vector<std::int64_t> ints_or(const ir::node_view& n, std::string_view name,
+                                         std::vector<std::int64_t> fallback) {
+  const auto a = n.attribute(name);
+  return a ? a->ints() : fallback;
+}
+
+// Average pooling that counts the padding (count_include_pad = 1) over explicit pads: OpenCV
+// 4.6 leaves the padding out of the count. The same pool over the input padded with zeros
+// first, and no pads of its own, counts them.
+struct average_pool_padded_first : rc::rule<"average_pool_padded_first"> {
+  static constexpr auto pattern = rc::op<"AveragePool">("x"_v).as<"pool">();
+  static rc::verdict condition(const auto& m) {
+    const ir::node_view n = *m["pool"_n].node;
+    const auto count = n.attribute("count_include_pad");
+    if (!count || count->i() != 1) return rc::reject("the padding is not counted");
+    const auto pads = ints_or(n, "pads", {});
+    if (std::all_of(pads.begin(), pads.end(), [](auto p) { return p == 0; }))
+      return rc::reject("no pads");
+    if (const auto a = n.attribute("auto_pad"); a && a->s() != "NOTSET")
+      return rc::reject("the pads are automatic");
+    if (const auto c = n.attribute("ceil_mode"); c && c->i() != 0)
+      return rc::reject("ceil_mode rounds the output up");
+    if (!m["x"_v].has_shape()) return rc::reject("the rank is not known");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::node_view n = *m["pool"_n].node;
+    const auto pads = ints_or(n, "pads", {});
+    const auto spatial = pads.size() / 2;
+    // Pad's pads: every axis's begin, then every axis's end; none on batch and channels.
+    std::vector<std::int64_t> all(2 * (spatial + 2), 0);
+    for (std::size_t i = 0; i < spatial; ++i) {
+      all[2 + i] = pads[i];
+      all[spatial + 4 + i] = pads[spatial + i];
+    }
+    auto padded = g.op("Pad", m["x"_v], ir::ints_constant(g, all));
+    const auto kernel = ints_or(n, "kernel_shape", {});
+    const auto strides = ints_or(n, "strides", std::vector<std::int64_t>(kernel.size(), 1));
+    return g.op("AveragePool", padded, "kernel_shape"_i = kernel, "strides"_i = strides);
+  }
+};
+
+// Pooling with auto_pad SAME_LOWER: OpenCV 4.6 pads as for SAME_UPPER, the extra row at the
+// end. The pads written out, the extra one first, are read right.
+template <fixed_string Op, fixed_string Name>
+struct same_lower_pads_written : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v).template as<"pool">();
+  static rc::verdict condition(const auto& m) {
+    const ir::node_view n = *m["pool"_n].node;
+    const auto a = n.attribute("auto_pad");
+    if (!a || a->s() != "SAME_LOWER") return rc::reject("auto_pad is not SAME_LOWER");
+    if (n.output_count() != 1) return rc::reject("it gives its indices too");
+    const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    if (!n.attribute("kernel_shape")) return rc::reject("no kernel_shape");
+    const auto dilations = ints_or(n, "dilations", {});
+    if (std::any_of(dilations.begin(), dilations.end(), [](auto d) { return d != 1; }))
+      return rc::reject("dilated");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::node_view n = *m["pool"_n].node;
+    const auto shape = *m["x"_v].static_shape();
+    const auto kernel = ints_or(n, "kernel_shape", {});
+    const auto strides = ints_or(n, "strides", std::vector<std::int64_t>(kernel.size(), 1));
+    const auto spatial = kernel.size();
+    std::vector<std::int64_t> pads(2 * spatial, 0);
+    for (std::size_t i = 0; i < spatial; ++i) {
+      const auto in = shape[2 + i];
+      const auto out = (in + strides[i] - 1) / strides[i];
+      const auto total = std::max<std::int64_t>(0, (out - 1) * strides[i] + kernel[i] - in);
+      pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
+      pads[spatial + i] = total / 2;
+    }
+    if constexpr (Op.view() == "MaxPool") {
+      return g.op("MaxPool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
+                  "pads"_i = pads);
+    } else {
+      const auto count = n.attribute("count_include_pad");
+      return g.op("AveragePool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
+                  "pads"_i = pads, "count_include_pad"_i = count ? count->i() : 0);
+    }
+  }
+};
+using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
+using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
 }  // namespace retarget::backends::opencv_dnn_convert
 

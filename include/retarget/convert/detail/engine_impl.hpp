@@ -453,6 +453,8 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
   r.nodes_before = ir::node_count(source);
   for (const auto& rule : hooks.rules) r.rules.emplace_back().name = rule.name;
 
+  // The original, for the checker's verdict should the result fail it (its weights shared).
+  const ir::model original = source;
   ir::model current = std::move(source);
   bool changed = true;
   for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
@@ -488,7 +490,20 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
     out.set_metadata("retarget:backend", std::string(hooks.backend));
     out.set_metadata("retarget:convert", summary(r));
   }
-  if (o.check) out.check();
+  if (o.check) {
+    try {
+      out.check();
+    } catch (const error&) {
+      // A result the checker refuses is convert's fault only if the original passed it.
+      try {
+        original.check();
+      } catch (const error& e) {
+        r.original_invalid = reason_of(e);
+        return {std::move(out), std::move(r)};
+      }
+      throw;
+    }
+  }
   return {std::move(out), std::move(r)};
 }
 

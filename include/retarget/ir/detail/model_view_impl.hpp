@@ -33,6 +33,7 @@ struct model_view::value_facts {
   const onnx::TensorProto* constant = nullptr;
   bool initializer = false;
   bool graph_input = false;
+  bool graph_output = false;
 };
 
 struct model_view::state {
@@ -59,7 +60,10 @@ RETARGET_COMPILED_DECL model_view::model_view(const onnx::ModelProto& m,
     facts[in.name()].graph_input = true;
   }
   for (const auto& v : g.value_info()) note_type(v);
-  for (const auto& out : g.output()) note_type(out);
+  for (const auto& out : g.output()) {
+    note_type(out);
+    facts[out.name()].graph_output = true;
+  }
   for (const auto& t : g.initializer()) {
     facts[t.name()].constant = &t;
     facts[t.name()].initializer = true;
@@ -145,6 +149,11 @@ RETARGET_COMPILED_DECL bool model_view::is_initializer(std::string_view name) co
 RETARGET_COMPILED_DECL bool model_view::is_graph_input(std::string_view name) const {
   const auto* f = find(name);
   return f && f->graph_input;
+}
+
+RETARGET_COMPILED_DECL bool model_view::is_graph_output(std::string_view name) const {
+  const auto* f = find(name);
+  return f && f->graph_output;
 }
 
 RETARGET_COMPILED_DECL const onnx::TypeProto* model_view::type(std::string_view name) const {

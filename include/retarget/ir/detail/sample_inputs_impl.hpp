@@ -6,6 +6,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -16,11 +17,13 @@
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/tensor.hpp>
+#include <retarget/ir/tensor_values.hpp>
 #include <retarget/ir/value.hpp>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace retarget::ir {
@@ -41,6 +44,89 @@ RETARGET_LAZY_DEF std::vector<model_input> inputs_of(const model& m) {
     }
   }
   return out;
+}
+
+RETARGET_LAZY_DEF std::vector<model_output> outputs_of(const model& m) {
+  std::vector<model_output> out;
+  for (const auto& v : m.graph().output()) {
+    auto& o = out.emplace_back();
+    o.name = v.name();
+    if (v.type().has_tensor_type()) {
+      o.type = static_cast<dtype>(v.type().tensor_type().elem_type());
+      if (v.type().tensor_type().has_shape()) o.shape = dims_of(v.type().tensor_type().shape());
+    }
+  }
+  return out;
+}
+
+namespace detail {
+
+// The declared dims for an output given as `given`: the declared ones when all are static and
+// hold as many elements; with dynamic dims, when the two agree once their 1s are left out (a
+// [3, 1] for [n]), each dynamic dim taking the given size. nullopt otherwise: a [1, 144] for
+// [n, 48] is not guessed at.
+inline std::optional<dims_t> declared_dims(const std::vector<dim>& shape, const dims_t& given) {
+  const auto count = element_count(given);
+  dims_t dims;
+  bool all_static = true;
+  for (const auto& d : shape) {
+    dims.push_back(d.is_static() ? d.size : -1);
+    all_static = all_static && d.is_static();
+  }
+  if (all_static) return element_count(dims) == count ? std::optional(dims) : std::nullopt;
+  std::vector<std::size_t> declared_at, given_at;  // the axes that are not 1
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != 1) declared_at.push_back(i);
+  for (std::size_t i = 0; i < given.size(); ++i)
+    if (given[i] != 1) given_at.push_back(i);
+  if (declared_at.size() != given_at.size()) return std::nullopt;
+  for (std::size_t k = 0; k < declared_at.size(); ++k) {
+    auto& d = dims[declared_at[k]];
+    const auto g = given[given_at[k]];
+    if (d >= 0 && d != g) return std::nullopt;
+    d = g;
+  }
+  // A dynamic dim the given 1s were left out for is 1.
+  for (auto& d : dims)
+    if (d < 0) d = 1;
+  return element_count(dims) == count ? std::optional(dims) : std::nullopt;
+}
+
+}  // namespace detail
+
+RETARGET_LAZY_DEF tensor as_declared(const model_output& out, tensor t) {
+  const auto given = t.dims();
+  const auto count = element_count(given);
+  // An output declared with no shape at all says nothing of its rank.
+  const auto dims = out.shape.empty() && count != 1 ? std::optional<dims_t>()
+                                                    : detail::declared_dims(out.shape, given);
+  const bool retype = t.type() == dtype::f32 && out.type != dtype::undefined &&
+                      out.type != dtype::f32 && out.type != dtype::f16 && out.type != dtype::bf16 &&
+                      out.type != dtype::string && out.type != dtype::c64 &&
+                      out.type != dtype::c128;
+  if ((!dims || *dims == given) && !retype) return t;
+  const auto& new_dims = dims ? *dims : given;
+  if (!retype) {
+    t.proto().clear_dims();
+    for (const auto d : new_dims) t.proto().add_dims(d);
+    return t;
+  }
+  const auto values = values_of<float>(t.proto());
+  return visit_element_type(out.type, [&]<class T>(std::type_identity<T>) {
+    // Bools are stored a byte each (std::vector<bool> has no bytes to give).
+    using stored = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+    std::vector<stored> converted;
+    converted.reserve(values.size());
+    for (const float v : values) {
+      if constexpr (std::is_same_v<T, bool>)
+        converted.push_back(v != 0);
+      else if constexpr (std::is_floating_point_v<T>)
+        converted.push_back(static_cast<T>(v));
+      else
+        converted.push_back(static_cast<T>(std::llround(v)));
+    }
+    return tensor::from_raw(out.type, new_dims, std::as_bytes(std::span(converted)));
+  });
 }
 
 // The dims to feed `in` with: its static dims, and the dynamic ones from `given` (a whole

@@ -19,7 +19,7 @@ std::optional<std::size_t> print_refusals(const retarget::ir::model& m, std::ost
   const auto refused = retarget::convert::refused_nodes<B>(m);
   if (!refused) return std::nullopt;
   for (const auto& r : *refused)
-    out << indent << "node " << r.index << " " << r.node << ": " << r.why << "\n";
+    out << indent << retarget::convert::where(r) << ": " << r.why << "\n";
   return refused->size();
 }
 
@@ -133,7 +133,7 @@ int check_for_backend(const fs::path& path, const std::string& backend, std::ost
         << (refused->size() == 1 ? " node" : " nodes") << " (retarget convert --backend " << B::name
         << " rewrites those it can):\n";
     for (const auto& r : *refused)
-      out << "  node " << r.index << " " << r.node << ": " << r.why << "\n";
+      out << "  " << retarget::convert::where(r) << ": " << r.why << "\n";
     return 1;
   });
 }
