@@ -117,6 +117,13 @@ std::string differs(const ir::tensor& got, const ir::tensor& expected) {
   return {};
 }
 
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // Runs the model on OpenCV in a child process; its outputs come back through files in `dir`.
 // Returns the error (empty when it ran).
 std::string run_in_child(const fs::path& model, const retarget::backend::tensor_map& inputs,
@@ -173,6 +180,25 @@ run_result run_model(const fs::path& model_file, const ir::model& m,
   if (const auto error = run_in_child(model_file, inputs, names, scratch); !error.empty()) {
     r.what = outcome::fails;
     if (!r.refused) r.detail = error;
+    return r;
+  }
+  // Twice: an output OpenCV does not compute (a Dropout's mask) is whatever its memory held,
+  // and an answer that changes from run to run is a wrong one.
+  const auto again = scratch.string() + "-again";
+  const auto error = run_in_child(model_file, inputs, names, again);
+  for (std::size_t i = 0; error.empty() && i < names.size(); ++i) {
+    const auto name = "output_" + std::to_string(i) + ".pb";
+    if (fs::exists(scratch / name) != fs::exists(fs::path(again) / name) ||
+        (fs::exists(scratch / name) &&
+         read_file(scratch / name) != read_file(fs::path(again) / name))) {
+      r.what = outcome::wrong_values;
+      if (!r.refused) r.detail = "output '" + names[i] + "' differs between two runs";
+      return r;
+    }
+  }
+  if (!error.empty()) {
+    r.what = outcome::fails;
+    if (!r.refused) r.detail = "the second run: " + error;
     return r;
   }
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -360,13 +386,6 @@ void write_file(const fs::path& path, const std::string& text) {
   const auto partial = fs::path(path.string() + ".partial");
   std::ofstream(partial) << text;
   fs::rename(partial, path);
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace

@@ -37,10 +37,11 @@ namespace retarget::convert {
 
 // ---- What retarget does about a quirk ----
 
-// Exact, by a rule of the package's rule set.
-template <class Rule>
+// Exact, by rules of the package's rule set: one, or one per form the quirk takes (an op each).
+template <class Rule, class... More>
 struct by_rule {
   using rule = Rule;
+  using rules = boost::mp11::mp_list<Rule, More...>;
 };
 // Exact, by the package's node rewrite of Op.
 template <fixed_string Op>
@@ -172,12 +173,12 @@ template <class Q>
 using fix_of = typename Q::fix;
 template <class F>
 struct is_rule_fix : std::false_type {};
-template <class R>
-struct is_rule_fix<by_rule<R>> : std::true_type {};
+template <class... R>
+struct is_rule_fix<by_rule<R...>> : std::true_type {};
 template <class Q>
 using has_rule_fix = is_rule_fix<fix_of<Q>>;
 template <class Q>
-using rule_of = typename fix_of<Q>::rule;
+using rules_of_fix = typename fix_of<Q>::rules;
 template <class F>
     struct is_approximation : std::bool_constant < requires {
   F::name;
@@ -271,9 +272,12 @@ std::vector<int> quirk_sites(const ir::model& model) {
 template <class B>
 struct rules_from_quirks
     : boost::mp11::mp_apply<
-          rule_set, boost::mp11::mp_unique<boost::mp11::mp_transform<
-                        detail::rule_of, boost::mp11::mp_copy_if<typename quirks_for<B>::list,
-                                                                 detail::has_rule_fix>>>> {
+          rule_set,
+          boost::mp11::mp_unique<boost::mp11::mp_apply<
+              boost::mp11::mp_append,
+              boost::mp11::mp_transform<
+                  detail::rules_of_fix,
+                  boost::mp11::mp_copy_if<typename quirks_for<B>::list, detail::has_rule_fix>>>>> {
   template <class Q>
   using declared = detail::node_rewrite_declared<B, detail::fix_of<Q>>;
   static_assert(boost::mp11::mp_all_of<typename quirks_for<B>::list, declared>::value,

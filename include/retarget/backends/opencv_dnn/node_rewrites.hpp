@@ -35,7 +35,11 @@ struct retarget::convert::node_rewrite<"Clip", retarget::backends::opencv_dnn> {
   static std::vector<ir::value> call(const auto& ctx, ir::graph& g, const node_of<"Clip">& n) {
     namespace cv = retarget::backends::opencv_dnn_convert;
     const bool has_lo = n.has_input(1), has_hi = n.has_input(2);
-    if (!has_lo && !has_hi) return ctx.origin(g, n);
+    // No bounds, but absent ones listed (''), which OpenCV looks up by name: the same Clip
+    // without them (node/test_clip_default_inbounds).
+    if (!has_lo && !has_hi)
+      return n.inputs().size() > 1 ? std::vector<ir::value>{g.op("Clip", n.input(0))}
+                                   : ctx.origin(g, n);
     const auto& x = n.input(0);
     if (x.dtype() != ir::dtype::f32 && x.dtype() != ir::dtype::f64) return ctx.origin(g, n);
     // Plain doubles (with has_*): optionals here trip g++ 12's -Wmaybe-uninitialized at -O2.

@@ -436,7 +436,13 @@ struct parameter_computed : rc::quirk<"parameter_computed", rc::by_folding> {
 
 // OpenCV's eltwise layers need two inputs of two or more dims (node/test_min_*, node/test_max_*,
 // node/test_sum_*, node/test_mul_example on [3]).
-struct eltwise_below_2d : rc::quirk<"eltwise_below_2d"> {
+struct eltwise_below_2d
+    : rc::quirk<"eltwise_below_2d",
+                rc::by_rule<add_lifted, sub_lifted, mul_lifted, div_lifted, min_lifted, max_lifted,
+                            sum_lifted, min_of_three_lifted, max_of_three_lifted,
+                            sum_of_three_lifted, min_of_one, max_of_one>> {
+  static constexpr std::string_view remedy =
+      "where they are all one shape, convert computes it over them as [1, N]";
   static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Min", "Max", "Sum"};
   static constexpr std::string_view summary =
       "Add, Sub, Mul, Div, Min, Max and Sum whose computed inputs all have fewer than 2 dims "

@@ -12,6 +12,7 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/op_name.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
@@ -319,6 +320,78 @@ struct same_lower_pads_written : rc::rule<Name> {
 };
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
+
+// Elementwise ops over computed inputs of one shape below 2 dims ([3] by [3], node/test_min_
+// example): OpenCV's eltwise layers need 2 dims. The same op over the inputs as [1, N], and the
+// result back in their shape. Min and Max of one input are that input.
+template <fixed_string Op, fixed_string Name, std::size_t Inputs>
+struct lifted_to_2d : rc::rule<Name> {
+  static constexpr auto pattern = [] {
+    if constexpr (Inputs == 1)
+      return rc::op<Op>("a"_v);
+    else if constexpr (Inputs == 2)
+      return rc::op<Op>("a"_v, "b"_v);
+    else
+      return rc::op<Op>("a"_v, "b"_v, "c"_v);
+  }();
+  static std::vector<ir::value> inputs(const auto& m) {
+    if constexpr (Inputs == 1)
+      return {m["a"_v]};
+    else if constexpr (Inputs == 2)
+      return {m["a"_v], m["b"_v]};
+    else
+      return {m["a"_v], m["b"_v], m["c"_v]};
+  }
+  static rc::verdict condition(const auto& m) {
+    if constexpr (Inputs == 1) {
+      return true;
+    } else {
+      // The shapes go in Constant nodes, which hold int64 from opset 9 on.
+      if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+      const auto in = inputs(m);
+      const auto first = in[0].has_shape() ? in[0].static_shape() : std::nullopt;
+      if (!first) return rc::reject("the shape is not static");
+      if (first->size() >= 2) return rc::reject("2 dims or more");
+      for (const auto& v : in) {
+        if (m.graph().constant_data(v)) return rc::reject("an input is a constant");
+        if (!v.has_shape() || v.static_shape() != first)
+          return rc::reject("the inputs' shapes differ");
+      }
+      return true;
+    }
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = inputs(m);
+    if constexpr (Inputs == 1) {
+      return g.op("Identity", in[0]);
+    } else {
+      const auto shape = *in[0].static_shape();
+      const auto row = ir::ints_constant(g, {1, ir::element_count(shape)});
+      std::vector<ir::value> rows;
+      for (const auto& v : in) rows.push_back(g.op("Reshape", v, row));
+      const retarget::runtime_op op{std::string(Op.view())};
+      const auto result = [&] {
+        if constexpr (Inputs == 2)
+          return g.op(op, rows[0], rows[1]);
+        else
+          return g.op(op, rows[0], rows[1], rows[2]);
+      }();
+      return g.op("Reshape", result, ir::ints_constant(g, shape));
+    }
+  }
+};
+using add_lifted = lifted_to_2d<"Add", "add_lifted_to_2d", 2>;
+using sub_lifted = lifted_to_2d<"Sub", "sub_lifted_to_2d", 2>;
+using mul_lifted = lifted_to_2d<"Mul", "mul_lifted_to_2d", 2>;
+using div_lifted = lifted_to_2d<"Div", "div_lifted_to_2d", 2>;
+using min_lifted = lifted_to_2d<"Min", "min_lifted_to_2d", 2>;
+using max_lifted = lifted_to_2d<"Max", "max_lifted_to_2d", 2>;
+using sum_lifted = lifted_to_2d<"Sum", "sum_lifted_to_2d", 2>;
+using min_of_three_lifted = lifted_to_2d<"Min", "min_of_three_lifted_to_2d", 3>;
+using max_of_three_lifted = lifted_to_2d<"Max", "max_of_three_lifted_to_2d", 3>;
+using sum_of_three_lifted = lifted_to_2d<"Sum", "sum_of_three_lifted_to_2d", 3>;
+using min_of_one = lifted_to_2d<"Min", "min_of_one", 1>;
+using max_of_one = lifted_to_2d<"Max", "max_of_one", 1>;
 
 }  // namespace retarget::backends::opencv_dnn_convert
 
