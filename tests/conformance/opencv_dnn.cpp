@@ -101,7 +101,10 @@ std::string one_line(std::string_view text, const fs::path& scratch) {
   return line;
 }
 
-// ONNX's backend tests compare with numpy's assert_allclose(rtol=1e-3, atol=1e-7).
+// ONNX's backend tests compare with numpy's assert_allclose(rtol=1e-3, atol=1e-7), where a NaN
+// expected and given passes, as an infinity of the same sign does: ir::difference, made to
+// check one engine against another, never passes them, and tests such as node/test_isnan
+// expect them.
 std::string differs(const ir::tensor& got, const ir::tensor& expected) {
   if (got.dims() != expected.dims())
     return "dims " + ir::format_dims(got.dims()) + ", expected " + ir::format_dims(expected.dims());

@@ -27,6 +27,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/strict.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -258,6 +260,9 @@ std::size_t fired(const rc::report& r, std::string_view rule) {
 }
 
 TEST(OpencvQuirks, EachIsListedBeforeConversionAndGoneAfterItsFix) {
+  if (!fs::exists(RETARGET_ONNX_TEST_DATA))
+    RETARGET_SKIP_MISSING("libonnx-testdata",
+                          "no ONNX backend test data at " RETARGET_ONNX_TEST_DATA);
   boost::mp11::mp_for_each<quirks>([](auto quirk) {
     using Q = decltype(quirk);
     using fix = typename Q::fix;
@@ -309,6 +314,9 @@ TEST(OpencvQuirks, EachIsListedBeforeConversionAndGoneAfterItsFix) {
 // A Shape of a static shape as a graph output is folded to a stored constant, which no layer of
 // OpenCV gives: the refusal names the output, with no node.
 TEST(OpencvQuirks, AConstantGraphOutputIsRefusedByName) {
+  if (!fs::exists(RETARGET_ONNX_TEST_DATA))
+    RETARGET_SKIP_MISSING("libonnx-testdata",
+                          "no ONNX backend test data at " RETARGET_ONNX_TEST_DATA);
   const auto converted = rc::convert<bk::opencv_dnn>(test_model("node/test_shape")).model;
   const auto refused = rc::refused_nodes<bk::opencv_dnn>(converted);
   ASSERT_TRUE(refused.has_value());
@@ -323,6 +331,9 @@ TEST(OpencvQuirks, AConstantGraphOutputIsRefusedByName) {
 // 6, which ONNX's checker refuses: convert takes it as it is, and says so, rather than refusing
 // a model it did not make invalid.
 TEST(OpencvQuirks, AnOriginalTheCheckerRefusesIsNotHeldToIt) {
+  if (!fs::exists(RETARGET_ONNX_TEST_DATA))
+    RETARGET_SKIP_MISSING("libonnx-testdata",
+                          "no ONNX backend test data at " RETARGET_ONNX_TEST_DATA);
   const auto original = test_model("pytorch-converted/test_PixelShuffle");
   EXPECT_THROW(original.check(), retarget::error);
   const auto [converted, report] = rc::convert<bk::opencv_dnn>(original);

@@ -40,7 +40,6 @@ namespace retarget::convert {
 // Exact, by rules of the package's rule set: one, or one per form the quirk takes (an op each).
 template <class Rule, class... More>
 struct by_rule {
-  using rule = Rule;
   using rules = boost::mp11::mp_list<Rule, More...>;
 };
 // Exact, by the package's node rewrite of Op.

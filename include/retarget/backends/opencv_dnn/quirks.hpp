@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <optional>
 #include <retarget/backends/opencv_dnn/node_rewrites.hpp>
 #include <retarget/backends/opencv_dnn/rules.hpp>
@@ -23,8 +22,10 @@
 #include <retarget/convert/refusals.hpp>
 #include <retarget/convert/rule.hpp>
 #include <retarget/ir/domain.hpp>
+#include <retarget/ir/dtype.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/tensor_stats.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +68,18 @@ struct no_layer_normalization
   static bool found(const site& s) { return s.op() == "LayerNormalization"; }
 };
 
+// Whether `op` is in `ops`, a quirk's table of op types.
+inline bool op_in(std::string_view op, std::span<const std::string_view> ops) {
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
+}
+
+// Whether convert's folding computes the node: its inputs are constants, and evaluate knows it.
+inline bool folds(const rc::refusal_context& m, const ir::node_view& n) {
+  for (const auto& in : n.inputs())
+    if (!in.empty() && !m.constant(in)) return false;
+  return rc::can_evaluate(n.op_type());
+}
+
 // Op types its ONNX importer has no layer for ("Can't create layer ... of type"), measured by
 // tests/data/convert/opencv_op_types.py. (LayerNormalization, which it lacks too, is the
 // quirk above.)
@@ -91,14 +104,8 @@ struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
   static constexpr std::string_view summary =
       "74 op types have no layer (tests/data/convert/opencv_op_types.txt)";
   static constexpr std::string_view remedy = "its inputs are constants: convert folds it";
-  static bool found(const site& s) {
-    return std::find(std::begin(op_types), std::end(op_types), s.op()) != std::end(op_types);
-  }
-  static bool fixable(const site& s) {
-    for (const auto& in : s.node.inputs())
-      if (!in.empty() && !s.model.constant(in)) return false;
-    return rc::can_evaluate(s.op());
-  }
+  static bool found(const site& s) { return op_in(s.op(), op_types); }
+  static bool fixable(const site& s) { return folds(s.model, s.node); }
   static std::string reason(const site& s) { return "OpenCV 4.6 has no " + s.op() + " layer"; }
 };
 
@@ -241,9 +248,7 @@ struct import_time_values {
         out[n.output(0)] = "shape";
         continue;
       }
-      if (std::find(std::begin(evaluated), std::end(evaluated), op) == std::end(evaluated) ||
-          n.input_count() == 0)
-        continue;
+      if (!op_in(op, evaluated) || n.input_count() == 0) continue;
       bool constant = true;
       for (const auto& in : n.inputs())
         constant = constant && (in.empty() || out.count(in) || m.constant(in));
@@ -340,6 +345,10 @@ struct leading_ones_constant
 // The inputs OpenCV's DNN is given: float32 Mats (retarget's wrapper gives a float64 input as
 // float32, and feeds it nothing else). node/test_add_uint8, node/test_cast_*.
 struct input_not_float32 : rc::quirk<"input_not_float32"> {
+  // float32, float64 (as float32), or not known.
+  static bool fed(ir::dtype t) {
+    return t == ir::dtype::f32 || t == ir::dtype::f64 || t == ir::dtype::undefined;
+  }
   static constexpr std::string_view summary =
       "a graph input of another element type than float32 or float64 (given as float32) is "
       "refused: OpenCV's DNN computes in float32, and an integer op would not be one "
@@ -347,8 +356,7 @@ struct input_not_float32 : rc::quirk<"input_not_float32"> {
   static std::optional<std::string> input(const site& s) {
     for (const auto& in : s.node.inputs())
       if (!in.empty() && s.model.is_graph_input(in) && !s.model.is_initializer(in) &&
-          s.model.element_type(in) != 0 && s.model.element_type(in) != 1 &&
-          s.model.element_type(in) != 11)
+          !fed(static_cast<ir::dtype>(s.model.element_type(in))))
         return in;
     return std::nullopt;
   }
@@ -367,7 +375,9 @@ struct float64_constant : rc::quirk<"float64_constant"> {
       "a stored constant of float64 fails to load (pytorch-operator/test_operator_addconstant)";
   static std::optional<std::string> input(const site& s) {
     for (const auto& in : s.node.inputs())
-      if (!in.empty() && s.model.constant(in) && s.model.element_type(in) == 11) return in;
+      if (!in.empty() && s.model.constant(in) &&
+          static_cast<ir::dtype>(s.model.element_type(in)) == ir::dtype::f64)
+        return in;
     return std::nullopt;
   }
   static bool found(const site& s) { return input(s).has_value(); }
@@ -420,13 +430,8 @@ struct parameter_computed : rc::quirk<"parameter_computed", rc::by_folding> {
   }
   static bool found(const site& s) { return input(s).has_value(); }
   static bool fixable(const site& s) {
-    const auto in = *input(s);
-    return !s.model.is_graph_input(in) && s.model.producer(in) >= 0 && [&] {
-      const auto n = s.model.at(s.model.producer(in));
-      for (const auto& x : n.inputs())
-        if (!x.empty() && !s.model.constant(x)) return false;
-      return rc::can_evaluate(n.op_type());
-    }();
+    const int producer = s.model.producer(*input(s));
+    return producer >= 0 && folds(s.model, s.model.at(producer));
   }
   static std::string reason(const site& s) {
     return "OpenCV 4.6 reads its input '" + *input(s) + "' as a stored constant, and it is " +
@@ -447,11 +452,8 @@ struct eltwise_below_2d
   static constexpr std::string_view summary =
       "Add, Sub, Mul, Div, Min, Max and Sum whose computed inputs all have fewer than 2 dims "
       "fail, and Min and Max of one input (node/test_min_*, node/test_sum_two_inputs)";
-  static bool applies(const site& s) {
-    return std::find(std::begin(ops), std::end(ops), s.op()) != std::end(ops);
-  }
   static bool found(const site& s) {
-    if (!applies(s)) return false;
+    if (!op_in(s.op(), ops)) return false;
     if (s.node.input_count() == 1) return s.op() != "Sum";  // a Sum of one is copied
     // Each computed input under 2 dims ([5] by [3, 4, 5] is broadcast right).
     bool computed = false;
@@ -482,7 +484,7 @@ struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ra
   static constexpr std::string_view reason =
       "OpenCV 4.6 fails at run time broadcasting two computed inputs of different ranks";
   static bool found(const site& s) {
-    if (std::find(std::begin(ops), std::end(ops), s.op()) == std::end(ops)) return false;
+    if (!op_in(s.op(), ops)) return false;
     std::optional<std::size_t> seen;
     for (const auto& in : s.node.inputs()) {
       if (in.empty() || s.model.constant(in)) continue;
@@ -647,7 +649,8 @@ struct cast_to_half : rc::quirk<"cast_to_half"> {
   static bool found(const site& s) {
     if (s.op() != "Cast") return false;
     const auto to = s.node.attribute("to");
-    return to && (to->i() == 10 || to->i() == 16);
+    return to && (static_cast<ir::dtype>(to->i()) == ir::dtype::f16 ||
+                  static_cast<ir::dtype>(to->i()) == ir::dtype::bf16);
   }
 };
 

@@ -26,6 +26,7 @@ namespace rc = retarget::convert;
 using rc::literals::operator""_v;
 using rc::literals::operator""_c;
 using rc::literals::operator""_n;
+using rc::literals::operator==;  // attribute tests in where(): "ceil_mode"_i == 0
 
 // The single value of a one-element constant, as a double.
 inline std::optional<double> scalar_of(const ir::tensor_view& t) {
@@ -202,14 +203,11 @@ struct default_axis_written_out : rc::rule<Name> {
   static constexpr auto pattern = rc::op<Op>("x"_v).template as<"softmax">();
   static rc::verdict condition(const auto& m) {
     if (m.graph().opset() < 13) return rc::reject("before opset 13 the default axis is 1");
-    if (m["softmax"_n].node->attribute("axis")) return rc::reject("the axis is written");
+    if (m["softmax"_n]["axis"_i]) return rc::reject("the axis is written");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    if constexpr (Op.view() == "Softmax")
-      return g.op("Softmax", m["x"_v], "axis"_i = -1);
-    else
-      return g.op("LogSoftmax", m["x"_v], "axis"_i = -1);
+    return g.op(retarget::runtime_op(std::string(Op.view())), m["x"_v], "axis"_i = -1);
   }
 };
 using softmax_axis_written_out = default_axis_written_out<"Softmax", "softmax_axis_written_out">;
@@ -221,47 +219,33 @@ using log_softmax_axis_written_out =
 struct concat_axis_from_front : rc::rule<"concat_axis_from_front"> {
   static constexpr auto pattern = rc::op<"Concat">("a"_v, "b"_v).as<"concat">();
   static rc::verdict condition(const auto& m) {
-    const auto axis = m["concat"_n].node->attribute("axis");
-    if (!axis || axis->i() >= 0) return rc::reject("the axis is not negative");
+    if (m["concat"_n]["axis"_i].value_or(0) >= 0) return rc::reject("the axis is not negative");
     if (!m["a"_v].has_shape()) return rc::reject("the rank is not known");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto rank = static_cast<std::int64_t>(m["a"_v].rank());
-    const auto axis = m["concat"_n].node->attribute("axis")->i() + rank;
-    return g.op("Concat", m["a"_v], m["b"_v], "axis"_i = axis);
+    return g.op("Concat", m["a"_v], m["b"_v], "axis"_i = *m["concat"_n]["axis"_i] + rank);
   }
 };
-
-// The ints attribute `name` of a matched node, or `fallback` when it has none.
-inline std::vector<std::int64_t> ints_or(const ir::node_view& n, std::string_view name,
-                                         std::vector<std::int64_t> fallback) {
-  const auto a = n.attribute(name);
-  return a ? a->ints() : fallback;
-}
 
 // Average pooling that counts the padding (count_include_pad = 1) over explicit pads: OpenCV
 // 4.6 leaves the padding out of the count. The same pool over the input padded with zeros
 // first, and no pads of its own, counts them.
 struct average_pool_padded_first : rc::rule<"average_pool_padded_first"> {
-  static constexpr auto pattern = rc::op<"AveragePool">("x"_v).as<"pool">();
+  static constexpr auto pattern =
+      rc::op<"AveragePool">("x"_v)
+          .where("count_include_pad"_i == 1, "auto_pad"_s == "NOTSET", "ceil_mode"_i == 0)
+          .as<"pool">();
   static rc::verdict condition(const auto& m) {
-    const ir::node_view n = *m["pool"_n].node;
-    const auto count = n.attribute("count_include_pad");
-    if (!count || count->i() != 1) return rc::reject("the padding is not counted");
-    const auto pads = ints_or(n, "pads", {});
+    const auto pads = m["pool"_n]["pads"_i].value_or(std::vector<std::int64_t>{});
     if (std::all_of(pads.begin(), pads.end(), [](auto p) { return p == 0; }))
       return rc::reject("no pads");
-    if (const auto a = n.attribute("auto_pad"); a && a->s() != "NOTSET")
-      return rc::reject("the pads are automatic");
-    if (const auto c = n.attribute("ceil_mode"); c && c->i() != 0)
-      return rc::reject("ceil_mode rounds the output up");
-    if (!m["x"_v].has_shape()) return rc::reject("the rank is not known");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const ir::node_view n = *m["pool"_n].node;
-    const auto pads = ints_or(n, "pads", {});
+    const auto pool = m["pool"_n];
+    const auto pads = *pool["pads"_i];
     const auto spatial = pads.size() / 2;
     // Pad's pads: every axis's begin, then every axis's end; none on batch and channels.
     std::vector<std::int64_t> all(2 * (spatial + 2), 0);
@@ -270,8 +254,8 @@ struct average_pool_padded_first : rc::rule<"average_pool_padded_first"> {
       all[spatial + 4 + i] = pads[spatial + i];
     }
     auto padded = g.op("Pad", m["x"_v], ir::ints_constant(g, all));
-    const auto kernel = ints_or(n, "kernel_shape", {});
-    const auto strides = ints_or(n, "strides", std::vector<std::int64_t>(kernel.size(), 1));
+    const auto kernel = *pool["kernel_shape"_i];
+    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
     return g.op("AveragePool", padded, "kernel_shape"_i = kernel, "strides"_i = strides);
   }
 };
@@ -280,25 +264,25 @@ struct average_pool_padded_first : rc::rule<"average_pool_padded_first"> {
 // end. The pads written out, the extra one first, are read right.
 template <fixed_string Op, fixed_string Name>
 struct same_lower_pads_written : rc::rule<Name> {
-  static constexpr auto pattern = rc::op<Op>("x"_v).template as<"pool">();
+  static constexpr auto pattern =
+      rc::op<Op>("x"_v).where("auto_pad"_s == "SAME_LOWER").template as<"pool">();
   static rc::verdict condition(const auto& m) {
-    const ir::node_view n = *m["pool"_n].node;
-    const auto a = n.attribute("auto_pad");
-    if (!a || a->s() != "SAME_LOWER") return rc::reject("auto_pad is not SAME_LOWER");
-    if (n.output_count() != 1) return rc::reject("it gives its indices too");
-    const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
-    if (!shape) return rc::reject("the input's shape is not static");
-    if (!n.attribute("kernel_shape")) return rc::reject("no kernel_shape");
-    const auto dilations = ints_or(n, "dilations", {});
-    if (std::any_of(dilations.begin(), dilations.end(), [](auto d) { return d != 1; }))
-      return rc::reject("dilated");
+    const auto pool = m["pool"_n];
+    if (pool.node->output_count() != 1) return rc::reject("it gives its indices too");
+    if (!m["x"_v].has_shape() || !m["x"_v].static_shape())
+      return rc::reject("the input's shape is not static");
+    if constexpr (Op.view() == "MaxPool") {  // AveragePool has no dilations before opset 19
+      const auto dilations = pool["dilations"_i].value_or(std::vector<std::int64_t>{});
+      if (std::any_of(dilations.begin(), dilations.end(), [](auto d) { return d != 1; }))
+        return rc::reject("dilated");
+    }
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const ir::node_view n = *m["pool"_n].node;
+    const auto pool = m["pool"_n];
     const auto shape = *m["x"_v].static_shape();
-    const auto kernel = ints_or(n, "kernel_shape", {});
-    const auto strides = ints_or(n, "strides", std::vector<std::int64_t>(kernel.size(), 1));
+    const auto kernel = *pool["kernel_shape"_i];
+    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
     const auto spatial = kernel.size();
     std::vector<std::int64_t> pads(2 * spatial, 0);
     for (std::size_t i = 0; i < spatial; ++i) {
@@ -308,14 +292,12 @@ struct same_lower_pads_written : rc::rule<Name> {
       pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
       pads[spatial + i] = total / 2;
     }
-    if constexpr (Op.view() == "MaxPool") {
+    if constexpr (Op.view() == "MaxPool")
       return g.op("MaxPool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
                   "pads"_i = pads);
-    } else {
-      const auto count = n.attribute("count_include_pad");
+    else
       return g.op("AveragePool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
-                  "pads"_i = pads, "count_include_pad"_i = count ? count->i() : 0);
-    }
+                  "pads"_i = pads, "count_include_pad"_i = pool["count_include_pad"_i].value_or(0));
   }
 };
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;

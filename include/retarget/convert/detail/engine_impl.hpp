@@ -453,12 +453,13 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
   r.nodes_before = ir::node_count(source);
   for (const auto& rule : hooks.rules) r.rules.emplace_back().name = rule.name;
 
-  // The original, for the checker's verdict should the result fail it (its weights shared).
-  const ir::model original = source;
-  ir::model current = std::move(source);
+  // The first pass reads the original, which is kept for the checker's verdict should the
+  // result fail it; later passes read the previous pass's result.
+  const ir::model original = std::move(source);
+  ir::model current;
   bool changed = true;
   for (std::size_t pass = 1; changed && pass <= std::max<std::size_t>(o.max_passes, 1); ++pass) {
-    const ir::model& in = current;
+    const ir::model& in = pass == 1 ? original : current;
     ir::graph g(opset);
     // Names the rebuilt nodes will take are kept from the ones rewrites generate.
     ir::prepare_rebuild(g, in);
