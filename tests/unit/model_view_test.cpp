@@ -44,6 +44,17 @@ TEST(ModelView, ProducersAndConsumers) {
   EXPECT_EQ(view.producer("nothing"), -1);
 }
 
+TEST(ModelView, GraphInputsAndOutputs) {
+  const auto m = small_model();
+  const rx::model_view view(m);
+  EXPECT_TRUE(view.is_graph_input("x"));
+  EXPECT_FALSE(view.is_graph_input("out"));
+  EXPECT_TRUE(view.is_graph_output("out"));
+  EXPECT_FALSE(view.is_graph_output("x"));
+  EXPECT_FALSE(view.is_graph_output("w"));
+  EXPECT_FALSE(view.is_graph_output("nothing"));
+}
+
 TEST(ModelView, ConstantsByEveryDefinition) {
   const auto m = small_model();
   const rx::model_view view(m);
