@@ -45,13 +45,14 @@ static_assert(
     std::is_same_v<
         rc::rules_for<bk::opencv_dnn>::rule_list,
         boost::mp11::mp_list<
-            cv::expand_to_own_shape, cv::single_element_divisor, cv::last_axis_scale,
-            cv::constant_concat_in_4d, cv::constant_add_without_leading_ones, cv::add_lifted,
-            cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted, cv::max_lifted,
-            cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
-            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::softmax_axis_written_out,
-            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
-            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower>>);
+            cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
+            cv::single_element_divisor, cv::last_axis_scale, cv::constant_concat_in_4d,
+            cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
+            cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
+            cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
+            cv::average_pool_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -86,6 +87,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          return finish(g, g.op("Reshape", x, shape));
        }},
       {"eltwise_below_2d", [] { return test_model("node/test_min_example"); }},
+      {"no_mean", [] { return test_model("node/test_mean_example"); }},
       {"computed_broadcast_across_ranks", [] { return test_model("node/test_add_bcast"); }},
       {"computed_broadcast_off_channels",
        [] { return test_model("node/test_layer_normalization_2d_axis1_expanded"); }},

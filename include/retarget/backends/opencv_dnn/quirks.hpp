@@ -81,8 +81,8 @@ inline bool folds(const rc::refusal_context& m, const ir::node_view& n) {
 }
 
 // Op types its ONNX importer has no layer for ("Can't create layer ... of type"), measured by
-// tests/data/convert/opencv_op_types.py. (LayerNormalization, which it lacks too, is the
-// quirk above.)
+// tests/data/convert/opencv_op_types.py. (LayerNormalization and Mean, which it lacks too, are
+// the quirks around this one.)
 struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
   // A table, kept as one.
   // clang-format off
@@ -91,7 +91,7 @@ struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
       "ConcatFromSequence", "ConvInteger", "DFT", "Det", "DynamicQuantizeLinear", "Einsum",
       "EyeLike", "GatherElements", "GatherND", "GlobalLpPool", "GreaterOrEqual", "GridSample",
       "HammingWindow", "HannWindow", "Hardmax", "If", "IsInf", "IsNaN", "LessOrEqual", "Loop",
-      "LpNormalization", "LpPool", "MatMulInteger", "MaxRoiPool", "Mean",
+      "LpNormalization", "LpPool", "MatMulInteger", "MaxRoiPool",
       "MeanVarianceNormalization", "MelWeightMatrix", "Mod", "Multinomial",
       "NegativeLogLikelihoodLoss", "NonMaxSuppression", "NonZero", "OneHot", "Optional",
       "OptionalGetElement", "OptionalHasElement", "Or", "RNN", "RandomNormal", "RandomNormalLike",
@@ -102,11 +102,20 @@ struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
       "TopK", "Trilu", "Unique", "Where", "Xor"};
   // clang-format on
   static constexpr std::string_view summary =
-      "74 op types have no layer (tests/data/convert/opencv_op_types.txt)";
+      "73 more op types have no layer (tests/data/convert/opencv_op_types.txt)";
   static constexpr std::string_view remedy = "its inputs are constants: convert folds it";
   static bool found(const site& s) { return op_in(s.op(), op_types); }
   static bool fixable(const site& s) { return folds(s.model, s.node); }
   static std::string reason(const site& s) { return "OpenCV 4.6 has no " + s.op() + " layer"; }
+};
+
+// node/test_mean_example, node/test_mean_one_input, node/test_mean_two_inputs.
+struct no_mean : rc::quirk<"no_mean", rc::by_rule<mean_of_one, mean_of_two, mean_of_three>> {
+  static constexpr std::string_view summary = "there is no Mean layer";
+  static constexpr std::string_view reason = "OpenCV 4.6 has no Mean layer";
+  static constexpr std::string_view remedy =
+      "of up to three inputs, convert computes it as their Sum divided by their count";
+  static bool found(const site& s) { return s.op() == "Mean"; }
 };
 
 struct clip_bounds_as_inputs : rc::quirk<"clip_bounds_as_inputs", rc::by_node_rewrite<"Clip">> {
@@ -725,6 +734,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::identity_of_weight,
           retarget::backends::opencv_dnn_convert::quirks::no_layer_normalization,
           retarget::backends::opencv_dnn_convert::quirks::no_layer,
+          retarget::backends::opencv_dnn_convert::quirks::no_mean,
           retarget::backends::opencv_dnn_convert::quirks::clip_bounds_as_inputs,
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize,
           retarget::backends::opencv_dnn_convert::quirks::expand_one_way,

@@ -303,11 +303,47 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
-// Elementwise ops over computed inputs of one shape below 2 dims ([3] by [3], node/test_min_
-// example): OpenCV's eltwise layers need 2 dims. The same op over the inputs as [1, N], and the
-// result back in their shape. Min and Max of one input are that input.
-template <fixed_string Op, fixed_string Name, std::size_t Inputs>
-struct lifted_to_2d : rc::rule<Name> {
+// Whether the computed inputs all have one static shape below 2 dims ([3] by [3]), which
+// OpenCV's eltwise layers refuse and `in_rows` lifts.
+inline rc::verdict one_shape_below_2d(const auto& g, std::span<const ir::value> in) {
+  // The shapes go in Constant nodes, which hold int64 from opset 9 on.
+  if (g.opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+  const auto first = in[0].has_shape() ? in[0].static_shape() : std::nullopt;
+  if (!first) return rc::reject("the shape is not static");
+  if (first->size() >= 2) return rc::reject("2 dims or more");
+  for (const auto& v : in) {
+    if (g.constant_data(v)) return rc::reject("an input is a constant");
+    if (!v.has_shape() || v.static_shape() != first) return rc::reject("the inputs' shapes differ");
+  }
+  return true;
+}
+
+// `compute` over the inputs as [1, N] rows, and its result back in their shape.
+inline ir::value in_rows(ir::graph& g, std::span<const ir::value> in, const auto& compute) {
+  const auto shape = *in[0].static_shape();
+  const auto row = ir::ints_constant(g, {1, ir::element_count(shape)});
+  std::vector<ir::value> rows;
+  for (const auto& v : in) rows.push_back(g.op("Reshape", v, row));
+  return g.op("Reshape", compute(std::span<const ir::value>(rows)), ir::ints_constant(g, shape));
+}
+
+// `op` over one, two or three inputs, named at run time.
+inline ir::value variadic(ir::graph& g, std::string_view op, std::span<const ir::value> in) {
+  const retarget::runtime_op name{std::string(op)};
+  switch (in.size()) {
+    case 1:
+      return g.op(name, in[0]);
+    case 2:
+      return g.op(name, in[0], in[1]);
+    default:
+      return g.op(name, in[0], in[1], in[2]);
+  }
+}
+
+// A pattern of one op over one, two or three captured inputs "a", "b", "c", and those inputs.
+template <fixed_string Op, std::size_t Inputs>
+struct over_inputs {
+  static_assert(Inputs >= 1 && Inputs <= 3, "one, two or three inputs");
   static constexpr auto pattern = [] {
     if constexpr (Inputs == 1)
       return rc::op<Op>("a"_v);
@@ -324,42 +360,27 @@ struct lifted_to_2d : rc::rule<Name> {
     else
       return {m["a"_v], m["b"_v], m["c"_v]};
   }
+};
+
+// Elementwise ops over computed inputs of one shape below 2 dims ([3] by [3], node/test_min_
+// example): OpenCV's eltwise layers need 2 dims. The same op over the inputs as [1, N], and the
+// result back in their shape. Min and Max of one input are that input.
+template <fixed_string Op, fixed_string Name, std::size_t Inputs>
+struct lifted_to_2d : rc::rule<Name>, over_inputs<Op, Inputs> {
+  using over_inputs<Op, Inputs>::pattern;
   static rc::verdict condition(const auto& m) {
-    if constexpr (Inputs == 1) {
+    if constexpr (Inputs == 1)
       return true;
-    } else {
-      // The shapes go in Constant nodes, which hold int64 from opset 9 on.
-      if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
-      const auto in = inputs(m);
-      const auto first = in[0].has_shape() ? in[0].static_shape() : std::nullopt;
-      if (!first) return rc::reject("the shape is not static");
-      if (first->size() >= 2) return rc::reject("2 dims or more");
-      for (const auto& v : in) {
-        if (m.graph().constant_data(v)) return rc::reject("an input is a constant");
-        if (!v.has_shape() || v.static_shape() != first)
-          return rc::reject("the inputs' shapes differ");
-      }
-      return true;
-    }
+    else
+      return one_shape_below_2d(m.graph(), lifted_to_2d::inputs(m));
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const auto in = inputs(m);
-    if constexpr (Inputs == 1) {
+    const auto in = lifted_to_2d::inputs(m);
+    if constexpr (Inputs == 1)
       return g.op("Identity", in[0]);
-    } else {
-      const auto shape = *in[0].static_shape();
-      const auto row = ir::ints_constant(g, {1, ir::element_count(shape)});
-      std::vector<ir::value> rows;
-      for (const auto& v : in) rows.push_back(g.op("Reshape", v, row));
-      const retarget::runtime_op op{std::string(Op.view())};
-      const auto result = [&] {
-        if constexpr (Inputs == 2)
-          return g.op(op, rows[0], rows[1]);
-        else
-          return g.op(op, rows[0], rows[1], rows[2]);
-      }();
-      return g.op("Reshape", result, ir::ints_constant(g, shape));
-    }
+    else
+      return in_rows(g, in,
+                     [&](std::span<const ir::value> rows) { return variadic(g, Op.view(), rows); });
   }
 };
 using add_lifted = lifted_to_2d<"Add", "add_lifted_to_2d", 2>;
@@ -374,6 +395,28 @@ using max_of_three_lifted = lifted_to_2d<"Max", "max_of_three_lifted_to_2d", 3>;
 using sum_of_three_lifted = lifted_to_2d<"Sum", "sum_of_three_lifted_to_2d", 3>;
 using min_of_one = lifted_to_2d<"Min", "min_of_one", 1>;
 using max_of_one = lifted_to_2d<"Max", "max_of_one", 1>;
+
+// Mean, which OpenCV 4.6 has no layer for (node/test_mean_*): the Sum of its inputs divided by
+// their count, the very operations ONNX defines it by. Below 2 dims, over them as [1, N] rows.
+template <fixed_string Name, std::size_t Inputs>
+struct mean_as_sum : rc::rule<Name>, over_inputs<"Mean", Inputs> {
+  using over_inputs<"Mean", Inputs>::pattern;
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = mean_as_sum::inputs(m);
+    if constexpr (Inputs == 1) {
+      return g.op("Identity", in[0]);
+    } else {
+      const auto mean = [&](std::span<const ir::value> terms) {
+        return g.op("Div", variadic(g, "Sum", terms),
+                    scalar_like(g, terms[0], static_cast<double>(Inputs)));
+      };
+      return one_shape_below_2d(g, in) ? in_rows(g, in, mean) : mean(in);
+    }
+  }
+};
+using mean_of_one = mean_as_sum<"mean_of_one", 1>;
+using mean_of_two = mean_as_sum<"mean_of_two", 2>;
+using mean_of_three = mean_as_sum<"mean_of_three", 3>;
 
 }  // namespace retarget::backends::opencv_dnn_convert
 
