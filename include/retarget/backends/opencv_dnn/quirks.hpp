@@ -620,6 +620,28 @@ struct output_computed_at_load : rc::quirk<"output_computed_at_load">, import_ti
   }
 };
 
+// torchvision's 3-D video classifiers (r3d_18, mc3_18, r2plus1d_18) end in one; no backend test
+// model has one ("addedDims <= pads_begin.size()" in the pooling layer's shapes).
+struct global_pool_above_4d
+    : rc::quirk<"global_pool_above_4d",
+                rc::by_rule<global_average_pool_in_4d, global_max_pool_in_4d>> {
+  static constexpr std::string_view summary =
+      "GlobalAveragePool and GlobalMaxPool over 5 dims or more fail to load (torchvision's "
+      "r3d_18, mc3_18, r2plus1d_18)";
+  static constexpr std::string_view remedy =
+      "convert pools the input as [N, C, D·H·W, 1], the same elements";
+  static bool found(const site& s) {
+    if (s.op() != "GlobalAveragePool" && s.op() != "GlobalMaxPool") return false;
+    const auto r = s.model.rank(s.input(0));
+    return r && *r >= 5;
+  }
+  static bool fixable(const site& s) { return s.model.opset() >= 9; }
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6's " + s.op() + " fails to load over an input of " +
+           std::to_string(*s.model.rank(s.input(0))) + " dims";
+  }
+};
+
 // node/test_maxpool_2d_dilations: a [1, 1, 3, 3] output where [1, 1, 2, 2] is due.
 struct pool_dilations : rc::quirk<"pool_dilations"> {
   static constexpr std::string_view summary =
@@ -758,6 +780,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
           retarget::backends::opencv_dnn_convert::quirks::pool_dilations,
+          retarget::backends::opencv_dnn_convert::quirks::global_pool_above_4d,
           retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,
           retarget::backends::opencv_dnn_convert::quirks::cast_to_half,
           retarget::backends::opencv_dnn_convert::quirks::inputs_not_taken,

@@ -303,6 +303,34 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
+// A global pooling over 5 dims or more (the 3-D video classifiers' last pooling): OpenCV 4.6
+// fails to load it. The same pooling over the input as [N, C, D·H·W, 1] pools the same elements,
+// and its result gets back its axes of 1. Reshape's 0s keep N and C as they come, so a dynamic
+// batch stays one.
+template <fixed_string Op, fixed_string Name>
+struct global_pool_in_4d : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v);
+  static rc::verdict condition(const auto& m) {
+    // The shapes go in Constant nodes, which hold int64 from opset 9 on.
+    if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+    const auto& x = m["x"_v];
+    const auto rank = x.has_shape() ? std::optional(x.rank()) : std::nullopt;
+    if (!rank || *rank < 5) return rc::reject("the input has fewer than 5 dims, or none known");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto& x = m["x"_v];
+    const auto pooled = g.op(retarget::runtime_op{std::string(Op.view())},
+                             g.op("Reshape", x, ir::ints_constant(g, {0, 0, -1, 1})));
+    std::vector<std::int64_t> ones(x.rank(), 1);
+    ones[0] = ones[1] = 0;
+    return g.op("Reshape", pooled, ir::ints_constant(g, ones));
+  }
+};
+using global_average_pool_in_4d =
+    global_pool_in_4d<"GlobalAveragePool", "global_average_pool_in_4d">;
+using global_max_pool_in_4d = global_pool_in_4d<"GlobalMaxPool", "global_max_pool_in_4d">;
+
 // Whether the computed inputs all have one static shape below 2 dims ([3] by [3]), which
 // OpenCV's eltwise layers refuse and `in_rows` lifts.
 inline rc::verdict one_shape_below_2d(const auto& g, std::span<const ir::value> in) {
