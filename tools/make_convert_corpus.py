@@ -15,8 +15,9 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   manifest.txt                    per file: size, node count, Identity count, op types
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
-shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large, and the
-same detector without its post-processing as ssdlite_head), random
+shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large, the
+same detector without its post-processing as ssdlite_head, and the video classifiers r3d_18 and
+r2plus1d_18), random
 init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
 into DIR (manifest.txt there lists the models of that run). That takes minutes and writes
 about 2.6 GB; it is not part of the committed corpus.
@@ -115,6 +116,34 @@ class FeatureMaps(nn.Module):
 
 
 M = torchvision.models
+V = torchvision.models.video.resnet
+
+
+class TinyVideoResNet(V.VideoResNet):
+    """torchvision's VideoResNet (r3d_18 with Conv3DSimple, r2plus1d_18 with Conv2Plus1D) at
+    widths 8, 16, 24, 32 and one block per stage; torchvision fixes a 64-channel stem, so the
+    stem is built here as its BasicStem is, narrower. Its forward, and so its export, is
+    torchvision's own: it ends in the 5-D GlobalAveragePool OpenCV 4.6 fails to load."""
+
+    def __init__(self, conv_maker, stem_mid=None):
+        nn.Module.__init__(self)
+        self.inplanes = 8
+        if stem_mid is None:  # r3d's BasicStem
+            self.stem = nn.Sequential(
+                nn.Conv3d(3, 8, kernel_size=(3, 7, 7), stride=(1, 2, 2), padding=(1, 3, 3),
+                          bias=False), nn.BatchNorm3d(8), nn.ReLU(inplace=True))
+        else:  # r2plus1d's R2Plus1dStem: a spatial then a temporal convolution
+            self.stem = nn.Sequential(
+                nn.Conv3d(3, stem_mid, kernel_size=(1, 7, 7), stride=(1, 2, 2),
+                          padding=(0, 3, 3), bias=False), nn.BatchNorm3d(stem_mid),
+                nn.ReLU(inplace=True),
+                nn.Conv3d(stem_mid, 8, kernel_size=(3, 1, 1), stride=(1, 1, 1),
+                          padding=(1, 0, 0), bias=False), nn.BatchNorm3d(8), nn.ReLU(inplace=True))
+        for i, planes in enumerate((8, 16, 24, 32)):
+            setattr(self, f"layer{i + 1}",
+                    self._make_layer(V.BasicBlock, conv_maker, planes, 1, stride=1 if i == 0 else 2))
+        self.avgpool = nn.AdaptiveAvgPool3d((1, 1, 1))
+        self.fc = nn.Linear(32, 10)
 
 
 def tiny_mobilenet_v2():
@@ -145,6 +174,9 @@ MODELS = {
     "srcnn": (lambda: SuperResolutionNet(), (1, 3, 16, 16)),
     # layer3 [1, 12, 3, 4] and layer2 [1, 8, 6, 8]
     "resnet18_features": (lambda: FeatureMaps(TinyResNet()), (1, 3, 48, 64)),
+    # video: [N, C, T, H, W]
+    "r3d_18": (lambda: TinyVideoResNet(V.Conv3DSimple), (1, 3, 8, 32, 32)),
+    "r2plus1d_18": (lambda: TinyVideoResNet(V.Conv2Plus1D, stem_mid=6), (1, 3, 8, 32, 32)),
 }
 
 class DetectorHead(nn.Module):
@@ -174,6 +206,8 @@ FULL_MODELS = {
     "swin_t": (lambda: M.swin_t(), (1, 3, 224, 224)),
     "ssdlite": (ssdlite, (1, 3, 320, 320)),
     "ssdlite_head": (lambda: DetectorHead(ssdlite()), (1, 3, 320, 320)),
+    "r3d_18": (lambda: M.video.r3d_18(), (1, 3, 16, 112, 112)),
+    "r2plus1d_18": (lambda: M.video.r2plus1d_18(), (1, 3, 16, 112, 112)),
 }
 
 
