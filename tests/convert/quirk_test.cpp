@@ -50,9 +50,10 @@ static_assert(
             cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
             cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
             cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
-            cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::softmax_axis_written_out,
-            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
-            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower>>);
+            cv::conv_kernel_from_weight, cv::global_average_pool_in_4d, cv::global_max_pool_in_4d,
+            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
+            cv::average_pool_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -98,6 +99,13 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"flatten_below_2d", [] { return test_model("pytorch-operator/test_operator_view"); }},
       {"output_computed_at_load", [] { return test_model("node/test_shape"); }},
       {"pool_dilations", [] { return test_model("node/test_maxpool_2d_dilations"); }},
+      {"conv_without_kernel_shape",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {1, 1, 4, 4});
+         return finish(g, g.op("Conv", x, f32(g, {1, 2, 3, 4}, {1, 1, 2, 2}), f32(g, {0.5f}, {1}),
+                               "pads"_i = {1, 0, 1, 0}));
+       }},
       {"global_pool_above_4d",
        [] {
          // r3d_18's last pooling, over a dynamic batch.

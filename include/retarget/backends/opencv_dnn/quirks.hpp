@@ -620,6 +620,21 @@ struct output_computed_at_load : rc::quirk<"output_computed_at_load">, import_ti
   }
 };
 
+// ONNX lets Conv leave kernel_shape out (it is the weight's); torch writes it, others do not.
+// OpenCV 4.6 fails to load such a Conv. No backend test model leaves it out.
+struct conv_without_kernel_shape
+    : rc::quirk<"conv_without_kernel_shape", rc::by_rule<conv_kernel_from_weight>> {
+  static constexpr std::string_view summary =
+      "a Conv without kernel_shape (ONNX takes it from the weight) fails to load";
+  static constexpr std::string_view reason = "OpenCV 4.6 needs Conv's kernel_shape written";
+  static constexpr std::string_view remedy = "convert writes the weight's";
+  static bool found(const site& s) { return s.op() == "Conv" && !s.node.attribute("kernel_shape"); }
+  static bool fixable(const site& s) {
+    const auto w = s.model.static_shape(s.input(1));
+    return s.model.constant(s.input(1)) && w && w->size() >= 3;
+  }
+};
+
 // torchvision's 3-D video classifiers (r3d_18, mc3_18, r2plus1d_18) end in one; no backend test
 // model has one ("addedDims <= pads_begin.size()" in the pooling layer's shapes).
 struct global_pool_above_4d
@@ -780,6 +795,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
           retarget::backends::opencv_dnn_convert::quirks::pool_dilations,
+          retarget::backends::opencv_dnn_convert::quirks::conv_without_kernel_shape,
           retarget::backends::opencv_dnn_convert::quirks::global_pool_above_4d,
           retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,
           retarget::backends::opencv_dnn_convert::quirks::cast_to_half,

@@ -303,6 +303,33 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
+// A Conv without kernel_shape (ONNX infers it from the weight; some exporters leave it out):
+// OpenCV 4.6's importer needs it written. The same node with the weight's spatial dims as its
+// kernel_shape.
+struct conv_kernel_from_weight : rc::rule<"conv_kernel_from_weight"> {
+  static constexpr auto pattern = rc::op<"Conv">("x"_v, "w"_c, rc::optional("b"_v)).as<"conv">();
+  static rc::verdict condition(const auto& m) {
+    if (m["conv"_n]["kernel_shape"_i]) return rc::reject("it has its kernel_shape");
+    const auto& w = m["w"_v];
+    const auto dims = w.has_shape() ? w.static_shape() : std::nullopt;
+    if (!dims || dims->size() < 3) return rc::reject("the weight's shape is not known");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto conv = *m["conv"_n].node;
+    const auto dims = *m["w"_v].static_shape();
+    ir::node_spec spec;
+    spec.op_type = "Conv";
+    spec.inputs = {m["x"_v], m["w"_v]};
+    if (m.has("b"_v)) spec.inputs.push_back(m["b"_v]);
+    for (const auto& a : conv.attributes()) spec.attributes.push_back(a);
+    spec.attributes.push_back(ir::attribute_entry(
+        "kernel_shape", std::vector<std::int64_t>(dims.begin() + 2, dims.end())));
+    spec.name = conv.name();
+    return g.emit(std::move(spec)).front();
+  }
+};
+
 // A global pooling over 5 dims or more (the 3-D video classifiers' last pooling): OpenCV 4.6
 // fails to load it. The same pooling over the input as [N, C, D·H·W, 1] pools the same elements,
 // and its result gets back its axes of 1. Reshape's 0s keep N and C as they come, so a dynamic
