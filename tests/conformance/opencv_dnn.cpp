@@ -15,12 +15,10 @@
 // that does not run right after convert met (its first refusal, or OpenCV's error). OpenCV runs
 // each model in a child process (fork), so a crash or a hang (60 s) is a failure of that
 // model, not of the harness; the parent never calls OpenCV.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,11 +38,15 @@
 #include <string>
 #include <vector>
 
+#include "support/opencv_child.hpp"
 #include "support/strict.hpp"
 
 namespace fs = std::filesystem;
 namespace ir = retarget::ir;
 using retarget::backends::opencv_dnn;
+
+using retarget_test::one_line;
+using retarget_test::run_in_child;
 
 namespace {
 
@@ -81,26 +83,6 @@ struct case_result {
   run_result written, converted;
 };
 
-// An error in one line (OpenCV's run over several, the node named on the second), without the
-// scratch folder's name, which changes with every run.
-std::string one_line(std::string_view text, const fs::path& scratch) {
-  std::string line;
-  for (const char c : text) {
-    if (c != '\n' || (!line.empty() && line.back() != ' ')) line += c == '\n' ? ' ' : c;
-  }
-  // OpenCV's own boilerplate, repeated in each message, goes too.
-  const std::pair<std::string, std::string> shorter[] = {
-      {scratch.string(), "SCRATCH"},
-      {"OpenCV(4.6.0) ", ""},
-      {"./modules/dnn/", ""},
-      {"error: (-2:Unspecified error) in function 'handleNode' > ", ""}};
-  for (const auto& [from, to] : shorter)
-    for (auto at = line.find(from); at != std::string::npos; at = line.find(from, at))
-      line.replace(at, from.size(), to);
-  if (line.size() > 400) line = line.substr(0, 397) + "...";
-  return line;
-}
-
 // ONNX's backend tests compare with numpy's assert_allclose(rtol=1e-3, atol=1e-7), where a NaN
 // expected and given passes, as an infinity of the same sign does: ir::difference, made to
 // check one engine against another, never passes them, and tests such as node/test_isnan
@@ -125,46 +107,6 @@ std::string read_file(const fs::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// Runs the model on OpenCV in a child process; its outputs come back through files in `dir`.
-// Returns the error (empty when it ran).
-std::string run_in_child(const fs::path& model, const retarget::backend::tensor_map& inputs,
-                         const std::vector<std::string>& output_names, const fs::path& dir) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::cout.flush();
-  const pid_t pid = fork();
-  if (pid < 0) return "fork failed";
-  if (pid == 0) {
-    alarm(60);
-    std::ofstream error_file(dir / "error.txt");
-    try {
-      retarget::backends::opencv_dnn_wrapper net(model);
-      const auto outputs = net.run(inputs);
-      for (std::size_t i = 0; i < output_names.size(); ++i)
-        if (const auto it = outputs.find(output_names[i]); it != outputs.end())
-          ir::write_tensor_file(dir / ("output_" + std::to_string(i) + ".pb"), it->second);
-      std::_Exit(0);
-    } catch (const std::exception& e) {
-      error_file << e.what();
-      error_file.close();
-      std::_Exit(3);
-    }
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFSIGNALED(status))
-    return WTERMSIG(status) == SIGALRM
-               ? std::string("no answer in 60 s")
-               : "crashed (signal " + std::to_string(WTERMSIG(status)) + ")";
-  if (WEXITSTATUS(status) != 0) {
-    std::ifstream in(dir / "error.txt");
-    std::stringstream text;
-    text << in.rdbuf();
-    return one_line(text.str().empty() ? "failed" : text.str(), dir.parent_path());
-  }
-  return {};
 }
 
 run_result run_model(const fs::path& model_file, const ir::model& m,
