@@ -20,6 +20,8 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_view.hpp>
+#include <retarget/ir/proto.hpp>  // a declared shape is cleared here
 #include <retarget/ir/tensor.hpp>
 #include <sstream>
 #include <string>
@@ -98,6 +100,19 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        [] { return test_model("pytorch-operator/test_operator_symbolic_override"); }},
       {"flatten_below_2d", [] { return test_model("pytorch-operator/test_operator_view"); }},
       {"output_computed_at_load", [] { return test_model("node/test_shape"); }},
+      {"output_without_shape",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {1, 2, 3});
+         auto m = finish(g, g.op("Relu", x));
+         m.proto()
+             .mutable_graph()
+             ->mutable_output(0)
+             ->mutable_type()
+             ->mutable_tensor_type()
+             ->clear_shape();
+         return m;
+       }},
       {"pool_dilations", [] { return test_model("node/test_maxpool_2d_dilations"); }},
       {"conv_without_kernel_shape",
        [] {
@@ -248,6 +263,10 @@ struct fix_kind<rc::by_folding> {
   static std::string text() { return "folding"; }
 };
 template <>
+struct fix_kind<rc::by_shape_inference> {
+  static std::string text() { return "the shapes inference finds, written"; }
+};
+template <>
 struct fix_kind<rc::refused> {
   static std::string text() { return "nothing: refused"; }
 };
@@ -259,11 +278,26 @@ struct fix_kind<F> {
   }
 };
 
+// Found on nodes, or on what no node holds (a graph output); listed by check either way.
 template <class Q>
-constexpr bool listed = requires(const rc::quirk_site& s) {
+constexpr bool on_nodes = requires(const rc::quirk_site& s) {
   Q::found(s);
 }
 || requires { Q::prepare; };
+template <class Q>
+constexpr bool outside_nodes = requires(const rx::model_view& m) {
+  Q::found_outside_nodes(m);
+};
+template <class Q>
+constexpr bool listed = on_nodes<Q> || outside_nodes<Q>;
+
+template <class Q>
+std::size_t found_outside(const rx::model& m) {
+  if constexpr (outside_nodes<Q>)
+    return Q::found_outside_nodes(rx::model_view(m)).size();
+  else
+    return 0;
+}
 
 bool lists(const std::vector<rc::refusal>& refused, int index) {
   return std::any_of(refused.begin(), refused.end(),
@@ -290,9 +324,12 @@ TEST(OpencvQuirks, EachIsListedBeforeConversionAndGoneAfterItsFix) {
     const auto before = rc::refused_nodes<bk::opencv_dnn>(model);
     ASSERT_TRUE(before.has_value());
     const auto sites = rc::quirk_sites<Q>(model);
-    if constexpr (listed<Q>) {
+    if constexpr (on_nodes<Q>) {
       ASSERT_FALSE(sites.empty()) << "the model does not show it";
       for (const auto i : sites) EXPECT_TRUE(lists(*before, i)) << "node " << i << " not listed";
+    } else if constexpr (outside_nodes<Q>) {
+      ASSERT_GT(found_outside<Q>(model), 0u) << "the model does not show it";
+      EXPECT_TRUE(lists(*before, -1)) << "no refusal outside the nodes";
     } else {
       EXPECT_TRUE(before->empty()) << "the engine does not report it: " << before->front().why;
     }
@@ -321,6 +358,7 @@ TEST(OpencvQuirks, EachIsListedBeforeConversionAndGoneAfterItsFix) {
     }
     if constexpr (listed<Q>) {
       EXPECT_TRUE(rc::quirk_sites<Q>(converted).empty()) << "still found after conversion";
+      EXPECT_EQ(found_outside<Q>(converted), 0u) << "still found after conversion";
       const auto after = rc::refused_nodes<bk::opencv_dnn>(converted);
       ASSERT_TRUE(after.has_value());
       EXPECT_TRUE(after->empty()) << after->front().node << ": " << after->front().why;

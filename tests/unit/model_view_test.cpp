@@ -7,6 +7,7 @@
 #include <memory>
 #include <retarget/ir.hpp>
 #include <retarget/ir/model_view.hpp>
+#include <retarget/ir/proto.hpp>  // the test clears a declared shape
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,27 @@ TEST(ModelView, GraphInputsAndOutputs) {
   EXPECT_FALSE(view.is_graph_output("x"));
   EXPECT_FALSE(view.is_graph_output("w"));
   EXPECT_FALSE(view.is_graph_output("nothing"));
+}
+
+TEST(ModelView, DeclaredShapesOfGraphInputsAndOutputs) {
+  auto m = small_model();
+  {
+    const rx::model_view view(m);
+    EXPECT_TRUE(view.declares_shape("x"));
+    EXPECT_TRUE(view.declares_shape("out"));
+    EXPECT_FALSE(view.declares_shape("w"));  // no graph input or output
+    EXPECT_FALSE(view.declares_shape("nothing"));
+  }
+  // A type without its shape (another exporter's graph output).
+  m.proto()
+      .mutable_graph()
+      ->mutable_output(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->clear_shape();
+  const rx::model_view view(m);
+  EXPECT_TRUE(view.declares_shape("x"));
+  EXPECT_FALSE(view.declares_shape("out"));
 }
 
 TEST(ModelView, ConstantsByEveryDefinition) {

@@ -49,6 +49,8 @@ struct by_node_rewrite {
 };
 // Exact, by convert's own passes (folding constants, reading Identity of a constant through).
 struct by_folding {};
+// Exact, by the shapes convert's inference finds, which its result declares.
+struct by_shape_inference {};
 // Nothing: the node is refused, and listed.
 struct refused {};
 

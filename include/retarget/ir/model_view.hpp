@@ -81,6 +81,9 @@ class model_view {
   bool is_graph_input(std::string_view name) const;
   // Whether the value is an output of the main graph.
   bool is_graph_output(std::string_view name) const;
+  // Whether the main graph declares a shape (of known rank, its dims known or not) for its
+  // input or output `name`; a declared type may leave the shape out.
+  bool declares_shape(std::string_view name) const;
 
   // The value's tensor type: a constant's from its tensor, others' as inferred or declared;
   // nullptr when none is known.

@@ -657,6 +657,24 @@ struct global_pool_above_4d
   }
 };
 
+// ONNX lets a graph output's type leave its shape out; OpenCV's importer asserts one
+// ("tensor.has_shape()") while loading. Convert writes the shapes inference finds.
+struct output_without_shape : rc::quirk<"output_without_shape", rc::by_shape_inference> {
+  static constexpr std::string_view summary =
+      "a graph output whose declared type has no shape fails to load";
+  static std::vector<std::pair<std::string, std::string>> found_outside_nodes(
+      const rc::refusal_context& m) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (int i = 0; i < m.node_count(); ++i)
+      for (const auto& name : m.at(i).outputs())
+        if (m.is_graph_output(name) && !m.declares_shape(name))
+          out.emplace_back("graph output '" + name + "'",
+                           "OpenCV 4.6 needs a shape in its declared type, and it has none "
+                           "(convert writes the one shape inference finds, where it finds one)");
+    return out;
+  }
+};
+
 // node/test_maxpool_2d_dilations: a [1, 1, 3, 3] output where [1, 1, 2, 2] is due.
 struct pool_dilations : rc::quirk<"pool_dilations"> {
   static constexpr std::string_view summary =
@@ -794,6 +812,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
+          retarget::backends::opencv_dnn_convert::quirks::output_without_shape,
           retarget::backends::opencv_dnn_convert::quirks::pool_dilations,
           retarget::backends::opencv_dnn_convert::quirks::conv_without_kernel_shape,
           retarget::backends::opencv_dnn_convert::quirks::global_pool_above_4d,

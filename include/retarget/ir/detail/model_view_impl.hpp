@@ -34,6 +34,7 @@ struct model_view::value_facts {
   bool initializer = false;
   bool graph_input = false;
   bool graph_output = false;
+  bool declared_shape = false;  // a graph input's or output's ValueInfo has a shape
 };
 
 struct model_view::state {
@@ -58,11 +59,13 @@ RETARGET_COMPILED_DECL model_view::model_view(const onnx::ModelProto& m,
   for (const auto& in : g.input()) {
     note_type(in);
     facts[in.name()].graph_input = true;
+    facts[in.name()].declared_shape |= in.type().tensor_type().has_shape();
   }
   for (const auto& v : g.value_info()) note_type(v);
   for (const auto& out : g.output()) {
     note_type(out);
     facts[out.name()].graph_output = true;
+    facts[out.name()].declared_shape |= out.type().tensor_type().has_shape();
   }
   for (const auto& t : g.initializer()) {
     facts[t.name()].constant = &t;
@@ -154,6 +157,11 @@ RETARGET_COMPILED_DECL bool model_view::is_graph_input(std::string_view name) co
 RETARGET_COMPILED_DECL bool model_view::is_graph_output(std::string_view name) const {
   const auto* f = find(name);
   return f && f->graph_output;
+}
+
+RETARGET_COMPILED_DECL bool model_view::declares_shape(std::string_view name) const {
+  const auto* f = find(name);
+  return f && f->declared_shape;
 }
 
 RETARGET_COMPILED_DECL const onnx::TypeProto* model_view::type(std::string_view name) const {
