@@ -24,6 +24,7 @@
 #include <retarget/ir/proto.hpp>  // a declared shape is cleared here
 #include <retarget/ir/tensor.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -53,9 +54,11 @@ static_assert(
             cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
             cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
             cv::conv_kernel_from_weight, cv::global_average_pool_in_4d, cv::global_max_pool_in_4d,
-            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
-            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
-            cv::average_pool_same_lower>>);
+            cv::squeeze_as_reshape, cv::unsqueeze_as_reshape, cv::softmax_1d_in_a_row,
+            cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
+            cv::gemm_bias_per_column, cv::softmax_axis_written_out,
+            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
+            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -73,6 +76,15 @@ rx::model finish(rx::graph& g, const rx::value& y) {
 // (tests/conformance/opencv_dnn.cpp) are shown on the models that showed them.
 rx::model test_model(std::string_view name) {
   return rx::load(fs::path(RETARGET_ONNX_TEST_DATA) / name / "model.onnx");
+}
+
+// A model the differential generator found (tests/data/differential), by its seed.
+rx::model found_by_seed(std::string_view seed) {
+  for (const auto& e :
+       fs::directory_iterator(fs::path(RETARGET_SOURCE_DIR) / "tests/data/differential"))
+    if (e.path().filename().string().starts_with("seed-" + std::string(seed) + "-"))
+      return rx::load(e.path());
+  throw std::runtime_error("no model of seed " + std::string(seed) + " in tests/data/differential");
 }
 
 // A model showing each quirk, by the quirk's name.
@@ -121,6 +133,27 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          return finish(g, g.op("Conv", x, f32(g, {1, 2, 3, 4}, {1, 1, 2, 2}), f32(g, {0.5f}, {1}),
                                "pads"_i = {1, 0, 1, 0}));
        }},
+      {"squeeze_not_taken", [] { return found_by_seed("1024"); }},
+      {"unsqueeze_not_taken",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {2, 3});
+         return finish(g, g.op("Unsqueeze", g.op("Relu", x), i64(g, {1, -1}, {2})));
+       }},
+      {"softmax_1d", [] { return found_by_seed("5050"); }},
+      {"sum_of_constants",
+       [] {
+         // As the Mean of tests/data/differential/seed-1005-* is written.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {1, 4});
+         auto c = g.initializer("c", rx::tensor::of<float>({1, 2, 3, 4}, {1, 4}));
+         auto d = g.initializer("d", rx::tensor::of<float>({0.5f}, {1}));
+         return finish(g, g.op("Sum", g.op("Relu", x), c, d));
+       }},
+      {"slice_axes_out_of_order", [] { return found_by_seed("1003"); }},
+      {"matmul_constant_first", [] { return found_by_seed("1029"); }},
+      {"gemm_bias_shape", [] { return found_by_seed("1023"); }},
+      {"conv_transpose_asymmetric_pads", [] { return found_by_seed("1017"); }},
       {"global_pool_above_4d",
        [] {
          // r3d_18's last pooling, over a dynamic batch.

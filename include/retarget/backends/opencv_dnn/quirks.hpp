@@ -675,6 +675,168 @@ struct output_without_shape : rc::quirk<"output_without_shape", rc::by_shape_inf
   }
 };
 
+// Found by the differential generator (tests/differential, tests/data/differential): models
+// `check --backend` passed and OpenCV 4.6 then failed on or computed wrong.
+
+// The integer values of a constant input, or of an attribute.
+inline std::vector<std::int64_t> ints_of(const ir::tensor_view& t) {
+  std::vector<std::int64_t> out;
+  for (const double v : ir::values_as_double(t)) out.push_back(static_cast<std::int64_t>(v));
+  return out;
+}
+
+// tests/data/differential/seed-1009-*, seed-1024-*.
+struct squeeze_not_taken : rc::quirk<"squeeze_not_taken", rc::by_rule<squeeze_as_reshape>> {
+  static constexpr std::string_view summary =
+      "Squeeze with its axes as an input (opset 13 on) or with none fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 takes Squeeze's axes only as an attribute (before opset 13), and only named";
+  static constexpr std::string_view remedy = "over a static shape, convert writes a Reshape";
+  static bool found(const site& s) {
+    return s.op() == "Squeeze" && (!s.input(1).empty() || !s.node.attribute("axes"));
+  }
+  static bool fixable(const site& s) {
+    const auto out = s.model.rank(s.node.output(0));
+    return s.model.static_shape(s.input(0)) && out && *out >= 1 &&
+           (s.input(1).empty() || s.model.constant(s.input(1)));
+  }
+};
+
+// Unsqueeze's axes, from its constant input or its attribute; nullopt when computed.
+inline std::optional<std::vector<std::int64_t>> unsqueeze_axes(const site& s) {
+  if (!s.input(1).empty()) {
+    const ir::tensor_view t = s.model.constant(s.input(1));
+    if (!t) return std::nullopt;
+    return ints_of(t);
+  }
+  const auto a = s.node.attribute("axes");
+  return a ? std::optional(a->ints()) : std::nullopt;
+}
+struct unsqueeze_not_taken : rc::quirk<"unsqueeze_not_taken", rc::by_rule<unsqueeze_as_reshape>> {
+  static constexpr std::string_view summary =
+      "Unsqueeze of more than one axis, or of a negative one, fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 unsqueezes one axis, counted from the front, at a time";
+  static constexpr std::string_view remedy = "over a static shape, convert writes a Reshape";
+  static bool found(const site& s) {
+    if (s.op() != "Unsqueeze") return false;
+    const auto axes = unsqueeze_axes(s);
+    return axes && (axes->size() > 1 ||
+                    std::any_of(axes->begin(), axes->end(), [](auto a) { return a < 0; }));
+  }
+  static bool fixable(const site& s) { return s.model.static_shape(s.input(0)).has_value(); }
+};
+
+// tests/data/differential/seed-5050-*: 1 where 0.102 is due.
+struct softmax_1d : rc::quirk<"softmax_1d", rc::by_rule<softmax_1d_in_a_row>> {
+  static constexpr std::string_view summary =
+      "Softmax over a 1-D tensor gives wrong numbers (no error)";
+  static constexpr std::string_view reason = "OpenCV 4.6's Softmax is wrong over 1 dim";
+  static constexpr std::string_view remedy = "convert computes it over the tensor as one row";
+  static bool found(const site& s) {
+    const auto r = s.model.rank(s.input(0));
+    return s.op() == "Softmax" && r && *r == 1;
+  }
+  static bool fixable(const site& s) { return s.model.static_shape(s.input(0)).has_value(); }
+};
+
+// tests/data/differential/seed-1005-* (a Mean of three, written as a Sum).
+struct sum_of_constants : rc::quirk<"sum_of_constants", rc::by_rule<sum_as_adds>> {
+  static constexpr std::string_view summary =
+      "a Sum of more than two inputs, some of them constants, fails to load";
+  static constexpr std::string_view reason = "OpenCV 4.6 sums constants with two inputs only";
+  static constexpr std::string_view remedy = "of three inputs, convert writes two Adds";
+  static bool found(const site& s) {
+    if (s.op() != "Sum" || s.node.input_count() <= 2) return false;
+    for (const auto& in : s.node.inputs())
+      if (s.model.constant(in)) return true;
+    return false;
+  }
+  static bool fixable(const site& s) { return s.node.input_count() == 3; }
+};
+
+// tests/data/differential/seed-1003-*: axes [2, -1] of a 4-D tensor.
+struct slice_axes_out_of_order
+    : rc::quirk<"slice_axes_out_of_order", rc::by_rule<slice_axis_by_axis>> {
+  static constexpr std::string_view summary =
+      "a Slice over axes that are not consecutive and ascending as written (a gap, a negative "
+      "axis) fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 slices consecutive axes, written in ascending order, only";
+  static constexpr std::string_view remedy = "convert slices one axis at a time";
+  static bool found(const site& s) {
+    if (s.op() != "Slice" || s.input(3).empty()) return false;
+    const ir::tensor_view t = s.model.constant(s.input(3));
+    if (!t) return false;  // a computed one is parameter_computed's
+    const auto axes = ints_of(t);
+    for (std::size_t i = 1; i < axes.size(); ++i)
+      if (axes[i] != axes[i - 1] + 1 || axes[i - 1] < 0) return true;
+    return false;
+  }
+  static bool fixable(const site& s) {
+    for (std::size_t k = 1; k < 5; ++k)
+      if (!s.input(k).empty() && !s.model.constant(s.input(k))) return false;
+    return s.model.rank(s.input(0)).has_value();
+  }
+};
+
+// tests/data/differential/seed-1029-*.
+struct matmul_constant_first
+    : rc::quirk<"matmul_constant_first", rc::by_rule<constant_first_matmul>> {
+  static constexpr std::string_view summary =
+      "a MatMul whose first input is a constant and second computed fails to load";
+  static constexpr std::string_view reason = "OpenCV 4.6 takes MatMul's first input computed only";
+  static constexpr std::string_view remedy = "in 2-D, convert writes it transposed";
+  static bool found(const site& s) {
+    return s.op() == "MatMul" && s.model.constant(s.input(0)) && !s.model.constant(s.input(1));
+  }
+  static bool fixable(const site& s) {
+    const auto a = s.model.rank(s.input(0)), b = s.model.rank(s.input(1));
+    return a && b && *a == 2 && *b == 2;
+  }
+};
+
+// tests/data/differential/seed-1023-*: C of one element fails to load; a C of [N, 1] where
+// M = N loads and adds per column what is due per row.
+struct gemm_bias_shape : rc::quirk<"gemm_bias_shape", rc::by_rule<gemm_bias_per_column>> {
+  static constexpr std::string_view summary =
+      "Gemm's C other than one value per output column ([N] or [1, N]) fails to load, or adds "
+      "by columns what is due by rows (no error)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 takes Gemm's C as one value per output column only ([N] or [1, N])";
+  static constexpr std::string_view remedy = "a C of one element, convert repeats N times";
+  static bool found(const site& s) {
+    if (s.op() != "Gemm" || s.input(2).empty()) return false;
+    const auto c = s.model.static_shape(s.input(2));
+    const auto y = s.model.static_shape(s.node.output(0));
+    if (!c || !y || y->size() != 2) return true;
+    const auto n = (*y)[1];
+    return !(*c == std::vector<std::int64_t>{n} || *c == std::vector<std::int64_t>{1, n});
+  }
+  static bool fixable(const site& s) {
+    const ir::tensor_view c = s.model.constant(s.input(2));
+    return c && c.element_count() == 1;
+  }
+};
+
+// tests/data/differential/seed-1017-*.
+struct conv_transpose_asymmetric_pads : rc::quirk<"conv_transpose_asymmetric_pads"> {
+  static constexpr std::string_view summary =
+      "a ConvTranspose with pads that differ at the two ends of an axis fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 pads a ConvTranspose the same at both ends of an axis only";
+  static bool found(const site& s) {
+    if (s.op() != "ConvTranspose") return false;
+    const auto p = s.node.attribute("pads");
+    if (!p) return false;
+    const auto pads = p->ints();
+    const auto half = pads.size() / 2;
+    for (std::size_t i = 0; i < half; ++i)
+      if (pads[i] != pads[half + i]) return true;
+    return false;
+  }
+};
+
 // node/test_maxpool_2d_dilations: a [1, 1, 3, 3] output where [1, 1, 2, 2] is due.
 struct pool_dilations : rc::quirk<"pool_dilations"> {
   static constexpr std::string_view summary =
@@ -816,6 +978,14 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::pool_dilations,
           retarget::backends::opencv_dnn_convert::quirks::conv_without_kernel_shape,
           retarget::backends::opencv_dnn_convert::quirks::global_pool_above_4d,
+          retarget::backends::opencv_dnn_convert::quirks::squeeze_not_taken,
+          retarget::backends::opencv_dnn_convert::quirks::unsqueeze_not_taken,
+          retarget::backends::opencv_dnn_convert::quirks::softmax_1d,
+          retarget::backends::opencv_dnn_convert::quirks::sum_of_constants,
+          retarget::backends::opencv_dnn_convert::quirks::slice_axes_out_of_order,
+          retarget::backends::opencv_dnn_convert::quirks::matmul_constant_first,
+          retarget::backends::opencv_dnn_convert::quirks::gemm_bias_shape,
+          retarget::backends::opencv_dnn_convert::quirks::conv_transpose_asymmetric_pads,
           retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,
           retarget::backends::opencv_dnn_convert::quirks::cast_to_half,
           retarget::backends::opencv_dnn_convert::quirks::inputs_not_taken,

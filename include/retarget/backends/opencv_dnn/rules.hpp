@@ -310,17 +310,17 @@ struct conv_kernel_from_weight : rc::rule<"conv_kernel_from_weight"> {
   static constexpr auto pattern = rc::op<"Conv">("x"_v, "w"_c, rc::optional("b"_v)).as<"conv">();
   static rc::verdict condition(const auto& m) {
     if (m["conv"_n]["kernel_shape"_i]) return rc::reject("it has its kernel_shape");
-    const auto& w = m["w"_v];
+    const auto& w = m["w"_c];
     const auto dims = w.has_shape() ? w.static_shape() : std::nullopt;
     if (!dims || dims->size() < 3) return rc::reject("the weight's shape is not known");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto conv = *m["conv"_n].node;
-    const auto dims = *m["w"_v].static_shape();
+    const auto dims = *m["w"_c].static_shape();
     ir::node_spec spec;
     spec.op_type = "Conv";
-    spec.inputs = {m["x"_v], m["w"_v]};
+    spec.inputs = {m["x"_v], m["w"_c]};
     if (m.has("b"_v)) spec.inputs.push_back(m["b"_v]);
     for (const auto& a : conv.attributes()) spec.attributes.push_back(a);
     spec.attributes.push_back(ir::attribute_entry(
@@ -357,6 +357,177 @@ struct global_pool_in_4d : rc::rule<Name> {
 using global_average_pool_in_4d =
     global_pool_in_4d<"GlobalAveragePool", "global_average_pool_in_4d">;
 using global_max_pool_in_4d = global_pool_in_4d<"GlobalMaxPool", "global_max_pool_in_4d">;
+
+// The axes a Squeeze or Unsqueeze names, as written: its constant second input (opset 13 on)
+// or its attribute (before; read by name, as the attribute exists at some opsets only). Empty
+// when it names none.
+inline std::vector<std::int64_t> named_axes(const auto& m, const ir::node_view& n) {
+  std::vector<std::int64_t> axes;
+  if (m.has("axes"_c)) {
+    const auto values = ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["axes"_c])));
+    for (const double a : values) axes.push_back(static_cast<std::int64_t>(a));
+  } else if (const auto a = n.attribute("axes")) {
+    axes = a->ints();
+  }
+  return axes;
+}
+
+// The dims of Squeeze's or Unsqueeze's result from the input's static dims.
+template <fixed_string Op>
+std::vector<std::int64_t> reshaped_dims(const auto& m, const ir::node_view& n,
+                                        const std::vector<std::int64_t>& in) {
+  auto axes = named_axes(m, n);
+  // Squeeze counts its axes in the input, Unsqueeze in the result.
+  const auto rank = static_cast<std::int64_t>(in.size()) +
+                    (Op.view() == "Unsqueeze" ? static_cast<std::int64_t>(axes.size()) : 0);
+  for (auto& a : axes)
+    if (a < 0) a += rank;
+  const auto named = [&](std::int64_t i) {
+    return std::find(axes.begin(), axes.end(), i) != axes.end();
+  };
+  std::vector<std::int64_t> out;
+  if constexpr (Op.view() == "Squeeze") {
+    for (std::int64_t i = 0; i < rank; ++i)
+      if (!(axes.empty() ? in[i] == 1 : named(i))) out.push_back(in[i]);
+  } else {
+    std::size_t next = 0;
+    for (std::int64_t i = 0; i < rank; ++i) out.push_back(named(i) ? 1 : in[next++]);
+  }
+  return out;
+}
+
+// Squeeze with its axes as an input (opset 13 on) or with none, and Unsqueeze of more than one
+// axis or of a negative one: OpenCV 4.6's importer refuses them. Over a static shape they are
+// a Reshape to the result's dims; a result of no dims OpenCV cannot reshape to.
+template <fixed_string Op, fixed_string Name>
+struct as_reshape : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v, rc::optional("axes"_c)).template as<"node">();
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+    const auto& x = m["x"_v];
+    const auto in = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!in) return rc::reject("the input's shape is not static");
+    if (reshaped_dims<Op>(m, *m["node"_n].node, *in).empty())
+      return rc::reject("the result has no dims");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto dims = reshaped_dims<Op>(m, *m["node"_n].node, *m["x"_v].static_shape());
+    return g.op("Reshape", m["x"_v], ir::ints_constant(g, dims));
+  }
+};
+using squeeze_as_reshape = as_reshape<"Squeeze", "squeeze_as_reshape">;
+using unsqueeze_as_reshape = as_reshape<"Unsqueeze", "unsqueeze_as_reshape">;
+
+// Softmax over a 1-D tensor: OpenCV 4.6 gives wrong numbers (1 where 0.1 is due). Over the
+// tensor as one [1, N] row, on axis 1, it is right.
+struct softmax_1d_in_a_row : rc::rule<"softmax_1d_in_a_row"> {
+  static constexpr auto pattern = rc::op<"Softmax">("x"_v);
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+    const auto& x = m["x"_v];
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape || shape->size() != 1) return rc::reject("not a static 1-D tensor");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::value in[] = {m["x"_v]};
+    return in_rows(g, in, [&](std::span<const ir::value> rows) {
+      return g.op("Softmax", rows[0], "axis"_i = 1);
+    });
+  }
+};
+
+// A Sum of three inputs, some of them constants: OpenCV 4.6 sums constants of two inputs only.
+// Two Adds, in the Sum's order, give the same numbers.
+struct sum_as_adds : rc::rule<"sum_as_adds"> {
+  static constexpr auto pattern = rc::op<"Sum">("a"_v, "b"_v, "c"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    if (!g.constant_data(m["a"_v]) && !g.constant_data(m["b"_v]) && !g.constant_data(m["c"_v]))
+      return rc::reject("no input is a constant");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    return g.op("Add", g.op("Add", m["a"_v], m["b"_v]), m["c"_v]);
+  }
+};
+
+// A Slice whose axes are not consecutive and ascending as written (a negative one, or a gap):
+// OpenCV 4.6 refuses it. One Slice per axis, each counted from the front, takes the same
+// elements.
+struct slice_axis_by_axis : rc::rule<"slice_axis_by_axis"> {
+  static constexpr auto pattern =
+      rc::op<"Slice">("x"_v, "starts"_c, "ends"_c, "axes"_c, rc::optional("steps"_c));
+  static std::vector<std::int64_t> ints(const auto& m, const ir::value& v) {
+    std::vector<std::int64_t> out;
+    for (const double d : ir::values_as_double(ir::tensor_view(m.graph().constant_data(v))))
+      out.push_back(static_cast<std::int64_t>(d));
+    return out;
+  }
+  static rc::verdict condition(const auto& m) {
+    if (!m["x"_v].has_shape()) return rc::reject("the rank is not known");
+    const auto axes = ints(m, m["axes"_c]);
+    for (std::size_t i = 1; i < axes.size(); ++i)
+      if (axes[i] != axes[i - 1] + 1 || axes[i - 1] < 0) return true;
+    return rc::reject("the axes are consecutive and ascending");
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto rank = static_cast<std::int64_t>(m["x"_v].rank());
+    const auto starts = ints(m, m["starts"_c]), ends = ints(m, m["ends"_c]),
+               axes = ints(m, m["axes"_c]);
+    const auto steps =
+        m.has("steps"_c) ? ints(m, m["steps"_c]) : std::vector<std::int64_t>(axes.size(), 1);
+    auto y = m["x"_v];
+    for (std::size_t i = 0; i < axes.size(); ++i)
+      y = g.op("Slice", y, ir::ints_constant(g, {starts[i]}), ir::ints_constant(g, {ends[i]}),
+               ir::ints_constant(g, {axes[i] < 0 ? axes[i] + rank : axes[i]}),
+               ir::ints_constant(g, {steps[i]}));
+    return y;
+  }
+};
+
+// A constant times a computed matrix, MatMul(C, X): OpenCV 4.6 takes MatMul's first input
+// computed only. In 2-D, (Xᵀ Cᵀ)ᵀ: the same products, summed over the same terms.
+struct constant_first_matmul : rc::rule<"constant_first_matmul"> {
+  static constexpr auto pattern = rc::op<"MatMul">("c"_c, "x"_v);
+  static rc::verdict condition(const auto& m) {
+    if (!m["x"_v].has_shape() || m["x"_v].rank() != 2 || m["c"_c].rank() != 2)
+      return rc::reject("not a product of two matrices");
+    if (m.graph().constant_data(m["x"_v])) return rc::reject("both are constants");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto flip = [&](const ir::value& v) { return g.op("Transpose", v, "perm"_i = {1, 0}); };
+    return flip(g.op("MatMul", flip(m["x"_v]), flip(m["c"_c])));
+  }
+};
+
+// Gemm's C of one element: OpenCV 4.6 takes a bias of one value per output column only. The
+// value repeated N times is that bias.
+struct gemm_bias_per_column : rc::rule<"gemm_bias_per_column"> {
+  static constexpr auto pattern = rc::op<"Gemm">("a"_v, "b"_c, "c"_c).as<"gemm">();
+  static rc::verdict condition(const auto& m) {
+    const auto c = ir::tensor_view(m.graph().constant_data(m["c"_c]));
+    if (ir::values_as_double(c).size() != 1) return rc::reject("C has more than one element");
+    if (m["c"_c].dtype() != ir::dtype::f32) return rc::reject("not float32");
+    const auto b = m["b"_c].static_shape();
+    if (!b || b->size() != 2) return rc::reject("B is not a static matrix");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto gemm = m["gemm"_n];
+    const auto b = *m["b"_c].static_shape();
+    const auto columns = gemm["transB"_i].value_or(0) ? b[0] : b[1];
+    const auto value = ir::values_as_double(ir::tensor_view(g.constant_data(m["c"_c]))).front();
+    const auto bias = g.constant(ir::tensor::of<float>(
+        std::vector<float>(static_cast<std::size_t>(columns), static_cast<float>(value)),
+        {columns}));
+    return g.op("Gemm", m["a"_v], m["b"_c], bias, "alpha"_f = gemm["alpha"_f].value_or(1.0f),
+                "beta"_f = gemm["beta"_f].value_or(1.0f), "transA"_i = gemm["transA"_i].value_or(0),
+                "transB"_i = gemm["transB"_i].value_or(0));
+  }
+};
 
 // Whether the computed inputs all have one static shape below 2 dims ([3] by [3]), which
 // OpenCV's eltwise layers refuse and `in_rows` lifts.
