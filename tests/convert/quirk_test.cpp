@@ -53,12 +53,14 @@ static_assert(
             cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
             cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
             cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
-            cv::conv_kernel_from_weight, cv::global_average_pool_in_4d, cv::global_max_pool_in_4d,
-            cv::squeeze_as_reshape, cv::unsqueeze_as_reshape, cv::softmax_1d_in_a_row,
+            cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
+            cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
+            cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
             cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
-            cv::gemm_bias_per_column, cv::softmax_axis_written_out,
-            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
-            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower>>);
+            cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
+            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
+            cv::average_pool_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -152,8 +154,26 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        }},
       {"slice_axes_out_of_order", [] { return found_by_seed("1003"); }},
       {"matmul_constant_first", [] { return found_by_seed("1029"); }},
-      {"gemm_bias_shape", [] { return found_by_seed("1023"); }},
-      {"conv_transpose_asymmetric_pads", [] { return found_by_seed("1017"); }},
+      {"gemm_scales_and_bias", [] { return found_by_seed("1023"); }},
+      {"cumsum_off_last_axis", [] { return found_by_seed("1028"); }},
+      {"gather_computed", [] { return found_by_seed("1027"); }},
+      {"conv_transpose_unsupported", [] { return found_by_seed("1017"); }},
+      {"resize_nearest_modes", [] { return found_by_seed("5006"); }},
+      {"pad_mode_outside_2d", [] { return found_by_seed("1015"); }},
+      {"add_broadcast_over_batch",
+       [] {
+         // As tests/data/differential/seed-5067-*'s LayerNormalization is decomposed.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {2, 7, 2});
+         auto r = g.op("Relu", x);
+         return finish(g, g.op("Sub", r, g.op("ReduceMean", r, "axes"_i = {2})));
+       }},
+      {"softmax_coerced_to_2d",
+       [] {
+         rx::graph g(11);
+         auto x = g.input("x", rx::dtype::f32, {2, 3, 4});
+         return finish(g, g.op("Softmax", x, "axis"_i = 1));
+       }},
       {"global_pool_above_4d",
        [] {
          // r3d_18's last pooling, over a dynamic batch.

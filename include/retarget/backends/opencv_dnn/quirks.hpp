@@ -623,12 +623,17 @@ struct output_computed_at_load : rc::quirk<"output_computed_at_load">, import_ti
 // ONNX lets Conv leave kernel_shape out (it is the weight's); torch writes it, others do not.
 // OpenCV 4.6 fails to load such a Conv. No backend test model leaves it out.
 struct conv_without_kernel_shape
-    : rc::quirk<"conv_without_kernel_shape", rc::by_rule<conv_kernel_from_weight>> {
+    : rc::quirk<"conv_without_kernel_shape",
+                rc::by_rule<conv_kernel_from_weight, conv_transpose_kernel_from_weight>> {
   static constexpr std::string_view summary =
-      "a Conv without kernel_shape (ONNX takes it from the weight) fails to load";
-  static constexpr std::string_view reason = "OpenCV 4.6 needs Conv's kernel_shape written";
+      "a Conv or ConvTranspose without kernel_shape (ONNX takes it from the weight) fails to load";
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6 needs " + s.op() + "'s kernel_shape written";
+  }
   static constexpr std::string_view remedy = "convert writes the weight's";
-  static bool found(const site& s) { return s.op() == "Conv" && !s.node.attribute("kernel_shape"); }
+  static bool found(const site& s) {
+    return (s.op() == "Conv" || s.op() == "ConvTranspose") && !s.node.attribute("kernel_shape");
+  }
   static bool fixable(const site& s) {
     const auto w = s.model.static_shape(s.input(1));
     return s.model.constant(s.input(1)) && w && w->size() >= 3;
@@ -728,14 +733,18 @@ struct unsqueeze_not_taken : rc::quirk<"unsqueeze_not_taken", rc::by_rule<unsque
 };
 
 // tests/data/differential/seed-5050-*: 1 where 0.102 is due.
-struct softmax_1d : rc::quirk<"softmax_1d", rc::by_rule<softmax_1d_in_a_row>> {
+struct softmax_1d : rc::quirk<"softmax_1d", rc::by_rule<softmax_1d_as_row, log_softmax_1d_as_row>> {
   static constexpr std::string_view summary =
-      "Softmax over a 1-D tensor gives wrong numbers (no error)";
-  static constexpr std::string_view reason = "OpenCV 4.6's Softmax is wrong over 1 dim";
+      "Softmax and LogSoftmax over a 1-D tensor on axis -1 give wrong numbers (no error)";
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6's " + s.op() + " is wrong over 1 dim on axis -1";
+  }
   static constexpr std::string_view remedy = "convert computes it over the tensor as one row";
   static bool found(const site& s) {
+    if (s.op() != "Softmax" && s.op() != "LogSoftmax") return false;
     const auto r = s.model.rank(s.input(0));
-    return s.op() == "Softmax" && r && *r == 1;
+    const auto axis = s.node.attribute("axis");
+    return r && *r == 1 && (!axis || axis->i() < 0);
   }
   static bool fixable(const site& s) { return s.model.static_shape(s.input(0)).has_value(); }
 };
@@ -797,43 +806,240 @@ struct matmul_constant_first
 };
 
 // tests/data/differential/seed-1023-*: C of one element fails to load; a C of [N, 1] where
-// M = N loads and adds per column what is due per row.
-struct gemm_bias_shape : rc::quirk<"gemm_bias_shape", rc::by_rule<gemm_bias_per_column>> {
+// M = N loads and adds per column what is due per row; alpha and beta are ignored.
+struct gemm_scales_and_bias : rc::quirk<"gemm_scales_and_bias", rc::by_rule<gemm_scales_folded>> {
   static constexpr std::string_view summary =
-      "Gemm's C other than one value per output column ([N] or [1, N]) fails to load, or adds "
-      "by columns what is due by rows (no error)";
-  static constexpr std::string_view reason =
-      "OpenCV 4.6 takes Gemm's C as one value per output column only ([N] or [1, N])";
-  static constexpr std::string_view remedy = "a C of one element, convert repeats N times";
-  static bool found(const site& s) {
-    if (s.op() != "Gemm" || s.input(2).empty()) return false;
+      "Gemm ignores alpha and beta (no error: wrong numbers), and takes C as one value per "
+      "output column only ([N] or [1, N]): others fail to load, or add by columns what is due "
+      "by rows";
+  static constexpr std::string_view remedy =
+      "with B constant, convert folds alpha into B and beta into C, and repeats a C of one value";
+  static bool scaled(const site& s) {
+    const auto alpha = s.node.attribute("alpha"), beta = s.node.attribute("beta");
+    return (alpha && alpha->f() != 1.0f) || (!s.input(2).empty() && beta && beta->f() != 1.0f);
+  }
+  static bool bias_shaped_wrong(const site& s) {
+    if (s.input(2).empty()) return false;
     const auto c = s.model.static_shape(s.input(2));
     const auto y = s.model.static_shape(s.node.output(0));
     if (!c || !y || y->size() != 2) return true;
     const auto n = (*y)[1];
     return !(*c == std::vector<std::int64_t>{n} || *c == std::vector<std::int64_t>{1, n});
   }
+  static bool found(const site& s) {
+    return s.op() == "Gemm" && (scaled(s) || bias_shaped_wrong(s));
+  }
+  static std::string reason(const site& s) {
+    return scaled(s) ? "OpenCV 4.6 ignores Gemm's alpha and beta"
+                     : "OpenCV 4.6 takes Gemm's C as one value per output column only ([N] or "
+                       "[1, N])";
+  }
   static bool fixable(const site& s) {
+    if (!s.model.constant(s.input(1))) return false;
+    if (s.input(2).empty()) return true;
     const ir::tensor_view c = s.model.constant(s.input(2));
-    return c && c.element_count() == 1;
+    return c && (c.element_count() == 1 || !bias_shaped_wrong(s));
   }
 };
 
-// tests/data/differential/seed-1017-*.
-struct conv_transpose_asymmetric_pads : rc::quirk<"conv_transpose_asymmetric_pads"> {
+// tests/data/differential/seed-1028-*, seed-5014-*: values of 1e37 that change between runs.
+struct cumsum_off_last_axis : rc::quirk<"cumsum_off_last_axis", rc::by_rule<cumsum_on_last_axis>> {
   static constexpr std::string_view summary =
-      "a ConvTranspose with pads that differ at the two ends of an axis fails to load";
-  static constexpr std::string_view reason =
-      "OpenCV 4.6 pads a ConvTranspose the same at both ends of an axis only";
+      "CumSum is right only along the last axis, written from the front, and not exclusive "
+      "(others: wrong numbers, no error; a reverse one can corrupt the heap)";
+  static constexpr std::string_view remedy =
+      "not exclusive, convert sums along the last axis between two Transposes";
+  static std::optional<std::int64_t> written_axis(const site& s) {
+    const ir::tensor_view t = s.model.constant(s.input(1));
+    if (!t || t.element_count() != 1) return std::nullopt;
+    return ints_of(t).front();
+  }
   static bool found(const site& s) {
-    if (s.op() != "ConvTranspose") return false;
-    const auto p = s.node.attribute("pads");
-    if (!p) return false;
-    const auto pads = p->ints();
-    const auto half = pads.size() / 2;
-    for (std::size_t i = 0; i < half; ++i)
-      if (pads[i] != pads[half + i]) return true;
+    if (s.op() != "CumSum") return false;
+    const auto exclusive = s.node.attribute("exclusive");
+    if (exclusive && exclusive->i() != 0) return true;
+    const auto r = s.model.rank(s.input(0));
+    const auto a = written_axis(s);
+    if (!r || !a) return true;
+    return *a != static_cast<std::int64_t>(*r) - 1;
+  }
+  static std::string reason(const site& s) {
+    const auto exclusive = s.node.attribute("exclusive");
+    return exclusive && exclusive->i() != 0
+               ? "OpenCV 4.6's exclusive CumSum is wrong after a computed op"
+               : "OpenCV 4.6's CumSum is wrong but along the last axis written from the front";
+  }
+  static bool fixable(const site& s) {
+    const auto exclusive = s.node.attribute("exclusive");
+    return !(exclusive && exclusive->i() != 0) && s.model.rank(s.input(0)) && written_axis(s);
+  }
+};
+
+// tests/data/differential/seed-1027-* (a negative axis: heap corruption), seed-1006-*.
+struct gather_computed : rc::quirk<"gather_computed", rc::by_rule<gather_from_front>> {
+  static constexpr std::string_view summary =
+      "a Gather from a computed tensor takes one index, and its axis and index from the front "
+      "(a negative axis corrupts the heap)";
+  static constexpr std::string_view remedy = "of one index, convert writes both from the front";
+  static bool found(const site& s) {
+    if (s.op() != "Gather" || s.model.constant(s.input(0))) return false;
+    const ir::tensor_view i = s.model.constant(s.input(1));
+    if (!i) return false;  // parameter_computed's
+    const auto axis = s.node.attribute("axis");
+    const auto index = ints_of(i);
+    return index.size() != 1 || index.front() < 0 || (axis && axis->i() < 0);
+  }
+  static std::string reason(const site& s) {
+    return ir::tensor_view(s.model.constant(s.input(1))).element_count() != 1
+               ? "OpenCV 4.6 gathers one index from a computed tensor"
+               : "OpenCV 4.6 gathers with an axis and an index counted from the front only";
+  }
+  static bool fixable(const site& s) {
+    return ir::tensor_view(s.model.constant(s.input(1))).element_count() == 1 &&
+           s.model.static_shape(s.input(0)).has_value();
+  }
+};
+
+// tests/data/differential/seed-1017-* (asymmetric pads), seed-5101-* (dilations: a wrong
+// shape), seed-5071-* (SAME at stride 2: a wrong shape).
+struct conv_transpose_unsupported : rc::quirk<"conv_transpose_unsupported"> {
+  static constexpr std::string_view summary =
+      "ConvTranspose ignores dilations and output_shape, pads SAME wrongly at strides above 1 "
+      "or with an even kernel (no error: wrong shapes or numbers), fails with pads that differ "
+      "at the two ends of an axis, and runs in 2-D only";
+  static std::optional<std::string> why(const site& s) {
+    const auto ints = [&](const char* name) {
+      const auto a = s.node.attribute(name);
+      return a ? a->ints() : std::vector<std::int64_t>{};
+    };
+    const auto r = s.model.rank(s.input(0));
+    if (!r || *r != 4) return "OpenCV 4.6 computes ConvTranspose in 2-D only";
+    const auto dilations = ints("dilations");
+    if (std::any_of(dilations.begin(), dilations.end(), [](auto d) { return d != 1; }))
+      return "OpenCV 4.6 ignores ConvTranspose's dilations";
+    if (s.node.attribute("output_shape")) return "OpenCV 4.6 ignores ConvTranspose's output_shape";
+    const auto pads = ints("pads");
+    for (std::size_t i = 0; i < pads.size() / 2; ++i)
+      if (pads[i] != pads[pads.size() / 2 + i])
+        return "OpenCV 4.6 pads a ConvTranspose the same at both ends of an axis only";
+    if (const auto a = s.node.attribute("auto_pad"); a && a->s().starts_with("SAME")) {
+      const auto strides = ints("strides"), kernel = ints("kernel_shape");
+      if (std::any_of(strides.begin(), strides.end(), [](auto x) { return x != 1; }) ||
+          std::any_of(kernel.begin(), kernel.end(), [](auto k) { return k % 2 == 0; }))
+        return "OpenCV 4.6 pads ConvTranspose's SAME wrongly at strides above 1 or with an even "
+               "kernel";
+    }
+    return std::nullopt;
+  }
+  static bool found(const site& s) { return s.op() == "ConvTranspose" && why(s).has_value(); }
+  static std::string reason(const site& s) { return *why(s); }
+};
+
+// tests/data/differential/seed-5006-*: nearest_mode is ignored, and half_pixel is taken as
+// asymmetric.
+struct resize_nearest_modes : rc::quirk<"resize_nearest_modes"> {
+  static constexpr std::string_view summary =
+      "Resize in nearest mode computes asymmetric with floor, or align_corners with "
+      "round_prefer_ceil, whatever the model asks; half_pixel comes out right at whole-number "
+      "upscales only (no error: wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 ignores Resize's nearest_mode and its half_pixel coordinates here";
+  static std::string text(const site& s, const char* name, const char* fallback) {
+    const auto a = s.node.attribute(name);
+    return a ? a->s() : fallback;
+  }
+  // Every spatial axis upscaled by a whole number.
+  static bool whole_upscale(const site& s) {
+    const auto in = s.model.static_shape(s.input(0));
+    const auto out = s.model.static_shape(s.node.output(0));
+    if (!in || !out || in->size() != out->size()) return false;
+    for (std::size_t i = 0; i < in->size(); ++i)
+      if ((*in)[i] == 0 || (*out)[i] % (*in)[i] != 0) return false;
+    return true;
+  }
+  static bool found(const site& s) {
+    if (s.op() != "Resize" || text(s, "mode", "nearest") != "nearest") return false;
+    if (s.model.opset() < 11) return false;  // asymmetric and floor then
+    const auto coordinates = text(s, "coordinate_transformation_mode", "half_pixel");
+    const auto rounding = text(s, "nearest_mode", "round_prefer_floor");
+    if (coordinates == "asymmetric" && rounding == "floor") return false;
+    if (coordinates == "align_corners" && rounding == "round_prefer_ceil") return false;
+    if ((coordinates == "half_pixel" || coordinates == "pytorch_half_pixel") &&
+        rounding.starts_with("round_prefer") && whole_upscale(s))
+      return false;
+    return true;
+  }
+};
+
+// tests/data/differential/seed-1015-*, seed-1021-*: edge padding of a 3-D and a 1-D tensor.
+struct pad_mode_outside_2d : rc::quirk<"pad_mode_outside_2d"> {
+  static constexpr std::string_view summary =
+      "Pad in edge or reflect mode works on the last two axes of a 4-D tensor only (others fail "
+      "when the net runs)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 pads in edge or reflect mode the last two axes of a 4-D tensor only";
+  static bool found(const site& s) {
+    if (s.op() != "Pad") return false;
+    const auto mode = s.node.attribute("mode");
+    if (!mode || mode->s() == "constant") return false;
+    const auto r = s.model.rank(s.input(0));
+    if (!r || *r != 4) return true;
+    std::vector<std::int64_t> pads;
+    if (const auto a = s.node.attribute("pads")) {
+      pads = a->ints();
+    } else if (const ir::tensor_view t = s.model.constant(s.input(1))) {
+      pads = ints_of(t);
+    } else {
+      return true;
+    }
+    // [b0, b1, b2, b3, e0, e1, e2, e3]: axes 0 and 1 unpadded.
+    return pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5];
+  }
+};
+
+// An Add or Sub of two computed tensors of one rank that broadcasts along any axis but the
+// first fails when the net runs, or gives wrong numbers ([2, 7, 2] - [2, 7, 1]), once the batch
+// is more than 1 (tests/data/differential/seed-5067-*: a LayerNormalization decomposed). Mul
+// and Div broadcast right.
+struct add_broadcast_over_batch : rc::quirk<"add_broadcast_over_batch"> {
+  static constexpr std::string_view summary =
+      "an Add or Sub of two computed tensors that broadcasts along another axis than the first "
+      "fails or gives wrong numbers once the batch is more than 1";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 broadcasts a computed input of Add or Sub wrongly over a batch of more than 1";
+  static bool found(const site& s) {
+    if ((s.op() != "Add" && s.op() != "Sub") || s.node.input_count() != 2) return false;
+    const auto& m = s.model;
+    if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
+    const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
+    if (!a || !b || a->size() != b->size() || a->size() < 2 || *a == *b) return false;
+    if (std::max((*a)[0], (*b)[0]) <= 1) return false;
+    for (std::size_t i = 1; i < a->size(); ++i)
+      if ((*a)[i] != (*b)[i]) return true;
     return false;
+  }
+};
+
+// Softmax and LogSoftmax before opset 13 take the input as 2-D from their axis on; OpenCV 4.6
+// computes them along the axis alone.
+struct softmax_coerced_to_2d : rc::quirk<"softmax_coerced_to_2d"> {
+  static constexpr std::string_view summary =
+      "Softmax and LogSoftmax before opset 13 on an axis other than the last give wrong numbers "
+      "(OpenCV normalizes along the axis alone, ONNX over every axis from it on; no error)";
+  static std::string reason(const site& s) {
+    return "OpenCV 4.6 computes " + s.op() + " along its axis alone, and opset " +
+           std::to_string(s.model.opset()) + " asks for every axis from it on";
+  }
+  static bool found(const site& s) {
+    if ((s.op() != "Softmax" && s.op() != "LogSoftmax") || s.model.opset() >= 13) return false;
+    const auto shape = s.model.static_shape(s.input(0));
+    if (!shape) return true;
+    const auto a = s.node.attribute("axis");
+    auto axis = a ? a->i() : 1;
+    if (axis < 0) axis += static_cast<std::int64_t>(shape->size());
+    std::int64_t after = 1;
+    for (auto i = static_cast<std::size_t>(axis) + 1; i < shape->size(); ++i) after *= (*shape)[i];
+    return after != 1;
   }
 };
 
@@ -984,8 +1190,14 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::sum_of_constants,
           retarget::backends::opencv_dnn_convert::quirks::slice_axes_out_of_order,
           retarget::backends::opencv_dnn_convert::quirks::matmul_constant_first,
-          retarget::backends::opencv_dnn_convert::quirks::gemm_bias_shape,
-          retarget::backends::opencv_dnn_convert::quirks::conv_transpose_asymmetric_pads,
+          retarget::backends::opencv_dnn_convert::quirks::gemm_scales_and_bias,
+          retarget::backends::opencv_dnn_convert::quirks::cumsum_off_last_axis,
+          retarget::backends::opencv_dnn_convert::quirks::gather_computed,
+          retarget::backends::opencv_dnn_convert::quirks::conv_transpose_unsupported,
+          retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
+          retarget::backends::opencv_dnn_convert::quirks::pad_mode_outside_2d,
+          retarget::backends::opencv_dnn_convert::quirks::add_broadcast_over_batch,
+          retarget::backends::opencv_dnn_convert::quirks::softmax_coerced_to_2d,
           retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,
           retarget::backends::opencv_dnn_convert::quirks::cast_to_half,
           retarget::backends::opencv_dnn_convert::quirks::inputs_not_taken,

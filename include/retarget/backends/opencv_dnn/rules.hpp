@@ -16,6 +16,7 @@
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert {
@@ -303,13 +304,15 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
-// A Conv without kernel_shape (ONNX infers it from the weight; some exporters leave it out):
-// OpenCV 4.6's importer needs it written. The same node with the weight's spatial dims as its
-// kernel_shape.
-struct conv_kernel_from_weight : rc::rule<"conv_kernel_from_weight"> {
-  static constexpr auto pattern = rc::op<"Conv">("x"_v, "w"_c, rc::optional("b"_v)).as<"conv">();
+// A Conv or ConvTranspose without kernel_shape (ONNX infers it from the weight; some exporters
+// leave it out): OpenCV 4.6's importer needs it written. The same node with the weight's
+// spatial dims as its kernel_shape.
+template <fixed_string Op, fixed_string Name>
+struct kernel_from_weight : rc::rule<Name> {
+  static constexpr auto pattern =
+      rc::op<Op>("x"_v, "w"_c, rc::optional("b"_v)).template as<"conv">();
   static rc::verdict condition(const auto& m) {
-    if (m["conv"_n]["kernel_shape"_i]) return rc::reject("it has its kernel_shape");
+    if (m["conv"_n].node->attribute("kernel_shape")) return rc::reject("it has its kernel_shape");
     const auto& w = m["w"_c];
     const auto dims = w.has_shape() ? w.static_shape() : std::nullopt;
     if (!dims || dims->size() < 3) return rc::reject("the weight's shape is not known");
@@ -319,7 +322,7 @@ struct conv_kernel_from_weight : rc::rule<"conv_kernel_from_weight"> {
     const auto conv = *m["conv"_n].node;
     const auto dims = *m["w"_c].static_shape();
     ir::node_spec spec;
-    spec.op_type = "Conv";
+    spec.op_type = std::string(Op.view());
     spec.inputs = {m["x"_v], m["w"_c]};
     if (m.has("b"_v)) spec.inputs.push_back(m["b"_v]);
     for (const auto& a : conv.attributes()) spec.attributes.push_back(a);
@@ -329,6 +332,9 @@ struct conv_kernel_from_weight : rc::rule<"conv_kernel_from_weight"> {
     return g.emit(std::move(spec)).front();
   }
 };
+using conv_kernel_from_weight = kernel_from_weight<"Conv", "conv_kernel_from_weight">;
+using conv_transpose_kernel_from_weight =
+    kernel_from_weight<"ConvTranspose", "conv_transpose_kernel_from_weight">;
 
 // A global pooling over 5 dims or more (the 3-D video classifiers' last pooling): OpenCV 4.6
 // fails to load it. The same pooling over the input as [N, C, D·H·W, 1] pools the same elements,
@@ -419,10 +425,11 @@ struct as_reshape : rc::rule<Name> {
 using squeeze_as_reshape = as_reshape<"Squeeze", "squeeze_as_reshape">;
 using unsqueeze_as_reshape = as_reshape<"Unsqueeze", "unsqueeze_as_reshape">;
 
-// Softmax over a 1-D tensor: OpenCV 4.6 gives wrong numbers (1 where 0.1 is due). Over the
-// tensor as one [1, N] row, on axis 1, it is right.
-struct softmax_1d_in_a_row : rc::rule<"softmax_1d_in_a_row"> {
-  static constexpr auto pattern = rc::op<"Softmax">("x"_v);
+// Softmax or LogSoftmax over a 1-D tensor on axis -1: OpenCV 4.6 gives wrong numbers (1 where
+// 0.1 is due). Over the tensor as one [1, N] row, on axis 1, it is right.
+template <fixed_string Op, fixed_string Name>
+struct softmax_1d_in_a_row : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v);
   static rc::verdict condition(const auto& m) {
     if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
     const auto& x = m["x"_v];
@@ -433,10 +440,12 @@ struct softmax_1d_in_a_row : rc::rule<"softmax_1d_in_a_row"> {
   static ir::value replace(ir::graph& g, const auto& m) {
     const ir::value in[] = {m["x"_v]};
     return in_rows(g, in, [&](std::span<const ir::value> rows) {
-      return g.op("Softmax", rows[0], "axis"_i = 1);
+      return g.op(retarget::runtime_op{std::string(Op.view())}, rows[0], "axis"_i = 1);
     });
   }
 };
+using softmax_1d_as_row = softmax_1d_in_a_row<"Softmax", "softmax_1d_in_a_row">;
+using log_softmax_1d_as_row = softmax_1d_in_a_row<"LogSoftmax", "log_softmax_1d_in_a_row">;
 
 // A Sum of three inputs, some of them constants: OpenCV 4.6 sums constants of two inputs only.
 // Two Adds, in the Sum's order, give the same numbers.
@@ -503,29 +512,112 @@ struct constant_first_matmul : rc::rule<"constant_first_matmul"> {
   }
 };
 
-// Gemm's C of one element: OpenCV 4.6 takes a bias of one value per output column only. The
-// value repeated N times is that bias.
-struct gemm_bias_per_column : rc::rule<"gemm_bias_per_column"> {
-  static constexpr auto pattern = rc::op<"Gemm">("a"_v, "b"_c, "c"_c).as<"gemm">();
+// Gemm with alpha or beta other than 1, or a C of one element: OpenCV 4.6 ignores alpha and
+// beta, and takes one bias value per output column only. With B constant, alpha goes into B
+// and beta into C (convert folds both products), and a C of one value is repeated per column.
+struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
+  static constexpr auto pattern = rc::op<"Gemm">("a"_v, "b"_c, rc::optional("c"_c)).as<"gemm">();
   static rc::verdict condition(const auto& m) {
-    const auto c = ir::tensor_view(m.graph().constant_data(m["c"_c]));
-    if (ir::values_as_double(c).size() != 1) return rc::reject("C has more than one element");
-    if (m["c"_c].dtype() != ir::dtype::f32) return rc::reject("not float32");
+    const auto gemm = m["gemm"_n];
     const auto b = m["b"_c].static_shape();
     if (!b || b->size() != 2) return rc::reject("B is not a static matrix");
+    if (m["b"_c].dtype() != ir::dtype::f32) return rc::reject("not float32");
+    const auto n = gemm["transB"_i].value_or(0) ? (*b)[0] : (*b)[1];
+    const bool scaled = gemm["alpha"_f].value_or(1.0f) != 1.0f ||
+                        (m.has("c"_c) && gemm["beta"_f].value_or(1.0f) != 1.0f);
+    if (!m.has("c"_c)) return scaled ? rc::verdict(true) : rc::reject("nothing to fold");
+    const auto c = m["c"_c].static_shape();
+    if (!c) return rc::reject("C's shape is not static");
+    const auto count = ir::element_count(*c);
+    if (count != 1 &&
+        !(*c == std::vector<std::int64_t>{n} || *c == std::vector<std::int64_t>{1, n}))
+      return rc::reject("C is not one value, nor one per column");
+    if (!scaled && count != 1) return rc::reject("nothing to fold");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto gemm = m["gemm"_n];
     const auto b = *m["b"_c].static_shape();
-    const auto columns = gemm["transB"_i].value_or(0) ? b[0] : b[1];
-    const auto value = ir::values_as_double(ir::tensor_view(g.constant_data(m["c"_c]))).front();
-    const auto bias = g.constant(ir::tensor::of<float>(
-        std::vector<float>(static_cast<std::size_t>(columns), static_cast<float>(value)),
-        {columns}));
-    return g.op("Gemm", m["a"_v], m["b"_c], bias, "alpha"_f = gemm["alpha"_f].value_or(1.0f),
-                "beta"_f = gemm["beta"_f].value_or(1.0f), "transA"_i = gemm["transA"_i].value_or(0),
-                "transB"_i = gemm["transB"_i].value_or(0));
+    const auto n = gemm["transB"_i].value_or(0) ? b[0] : b[1];
+    const auto alpha = gemm["alpha"_f].value_or(1.0f), beta = gemm["beta"_f].value_or(1.0f);
+    const auto scaled = [&](const ir::value& v, float k) {
+      return k == 1.0f ? v : g.op("Mul", v, scalar_like(g, v, k));
+    };
+    const auto weight = scaled(m["b"_c], alpha);
+    const auto flags = std::tuple("transA"_i = gemm["transA"_i].value_or(0),
+                                  "transB"_i = gemm["transB"_i].value_or(0));
+    if (!m.has("c"_c))
+      return std::apply([&](const auto&... f) { return g.op("Gemm", m["a"_v], weight, f...); },
+                        flags);
+    auto bias = m["c"_c];
+    if (ir::element_count(*bias.static_shape()) == 1)
+      bias = g.op("Expand", bias, ir::ints_constant(g, {n}));  // folded: a stored [N]
+    bias = scaled(bias, beta);
+    return std::apply([&](const auto&... f) { return g.op("Gemm", m["a"_v], weight, bias, f...); },
+                      flags);
+  }
+};
+
+// CumSum along an axis other than the last (OpenCV 4.6 sums wrongly there: values of 1e37
+// that change from run to run), or on a 1-D tensor with its axis written -1 (taken as a
+// size-1 axis): the same CumSum along the last axis, written from the front, between two
+// Transposes that move the axis there and back. Exclusive sums are left to the quirk.
+struct cumsum_on_last_axis : rc::rule<"cumsum_on_last_axis"> {
+  static constexpr auto pattern = rc::op<"CumSum">("x"_v, "axis"_c).as<"cumsum">();
+  static std::int64_t axis(const auto& m) {
+    const auto v = ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["axis"_c])));
+    const auto a = static_cast<std::int64_t>(v.at(0));
+    return a < 0 ? a + static_cast<std::int64_t>(m["x"_v].rank()) : a;
+  }
+  static rc::verdict condition(const auto& m) {
+    if (m["cumsum"_n]["exclusive"_i].value_or(0) != 0) return rc::reject("exclusive");
+    if (!m["x"_v].has_shape()) return rc::reject("the rank is not known");
+    const auto rank = static_cast<std::int64_t>(m["x"_v].rank());
+    const auto written =
+        ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["axis"_c])));
+    if (written.size() != 1) return rc::reject("the axis is not one value");
+    if (axis(m) == rank - 1 && written[0] >= 0) return rc::reject("the last axis, from the front");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto rank = static_cast<std::int64_t>(m["x"_v].rank());
+    const auto a = axis(m);
+    const auto reverse = m["cumsum"_n]["reverse"_i].value_or(0);
+    const auto last = g.constant(ir::tensor::of<std::int64_t>({rank - 1}, {}));
+    if (a == rank - 1) return g.op("CumSum", m["x"_v], last, "reverse"_i = reverse);
+    std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
+    for (std::int64_t i = 0; i < rank; ++i) perm[i] = i;
+    std::swap(perm[a], perm[rank - 1]);  // its own inverse
+    const auto moved = g.op("Transpose", m["x"_v], "perm"_i = perm);
+    const auto sum = g.op("CumSum", moved, last, "reverse"_i = reverse);
+    return g.op("Transpose", sum, "perm"_i = perm);
+  }
+};
+
+// Gather of one index from a computed tensor, with a negative axis (OpenCV 4.6 corrupts its
+// heap) or a negative index (it fails): both written from the front.
+struct gather_from_front : rc::rule<"gather_from_front"> {
+  static constexpr auto pattern = rc::op<"Gather">("x"_v, "i"_c).as<"gather">();
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().constant_data(m["x"_v])) return rc::reject("a constant: convert folds it");
+    const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    const auto index = ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["i"_c])));
+    if (index.size() != 1) return rc::reject("more than one index");
+    if (m["gather"_n]["axis"_i].value_or(0) >= 0 && index[0] >= 0)
+      return rc::reject("the axis and the index count from the front");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto shape = *m["x"_v].static_shape();
+    auto axis = m["gather"_n]["axis"_i].value_or(0);
+    if (axis < 0) axis += static_cast<std::int64_t>(shape.size());
+    auto index = static_cast<std::int64_t>(
+        ir::values_as_double(ir::tensor_view(g.constant_data(m["i"_c]))).front());
+    if (index < 0) index += shape[static_cast<std::size_t>(axis)];
+    const auto indices =
+        g.constant(ir::tensor::of<std::int64_t>({index}, *m["i"_c].static_shape()));
+    return g.op("Gather", m["x"_v], indices, "axis"_i = axis);
   }
 };
 
