@@ -413,8 +413,16 @@ struct as_reshape : rc::rule<Name> {
     const auto& x = m["x"_v];
     const auto in = x.has_shape() ? x.static_shape() : std::nullopt;
     if (!in) return rc::reject("the input's shape is not static");
-    if (reshaped_dims<Op>(m, *m["node"_n].node, *in).empty())
-      return rc::reject("the result has no dims");
+    const auto node = *m["node"_n].node;  // a copy: the accessor is a temporary
+    if constexpr (Op.view() == "Squeeze") {
+      if (!m.has("axes"_c) && node.attribute("axes"))
+        return rc::reject("its axes are an attribute, as OpenCV takes them");
+    } else {
+      const auto axes = named_axes(m, node);
+      if (axes.size() == 1 && axes[0] >= 0)
+        return rc::reject("one axis, from the front, as OpenCV takes it");
+    }
+    if (reshaped_dims<Op>(m, node, *in).empty()) return rc::reject("the result has no dims");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
