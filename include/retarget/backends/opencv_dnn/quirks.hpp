@@ -1013,7 +1013,9 @@ struct add_broadcast_over_batch : rc::quirk<"add_broadcast_over_batch"> {
     if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
     if (!a || !b || a->size() != b->size() || a->size() < 2 || *a == *b) return false;
-    if (std::max((*a)[0], (*b)[0]) <= 1) return false;
+    // Measured with both batches above 1; a per-channel [1, C, 1, 1] over [N, C, H, W] is right
+    // (node/test_mvn_expanded).
+    if ((*a)[0] <= 1 || (*b)[0] <= 1) return false;
     for (std::size_t i = 1; i < a->size(); ++i)
       if ((*a)[i] != (*b)[i]) return true;
     return false;
