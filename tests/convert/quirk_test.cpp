@@ -168,6 +168,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          auto r = g.op("Relu", x);
          return finish(g, g.op("Sub", r, g.op("ReduceMean", r, "axes"_i = {2})));
        }},
+      {"unsupported_forms", [] { return found_by_seed("7096"); }},  // Split into 1 and 4
       {"softmax_coerced_to_2d",
        [] {
          rx::graph g(11);

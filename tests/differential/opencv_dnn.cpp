@@ -4,8 +4,11 @@
 //       what ONNX Runtime gives on the original.
 //
 //   retarget_differential [--seed N] [--models N] [--seconds S] [--keep DIR] [--report FILE]
+//                         [--seeds-of DIR]
 //
-// Model i is built from seed N + i, so `--seed K --models 1` replays model K alone. --seconds
+// Model i is built from seed N + i, so `--seed K --models 1` replays model K alone;
+// --seeds-of replays the seeds a folder's minimized models name (seed-K-*.onnx: the findings
+// kept in tests/data/differential, which must now pass). --seconds
 // stops starting new models after S seconds (a budget, not a check). Inputs are drawn in
 // [-2, 2]; a model whose reference (every value ONNX Runtime computes in it, intermediate ones
 // too) is not finite or exceeds 1e6 in magnitude is discarded and counted, never called a
@@ -42,6 +45,7 @@
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -345,6 +349,7 @@ int main(int argc, char** argv) {
   double seconds = 0;
   fs::path keep = RETARGET_DIFFERENTIAL_KEEP_DIR;
   std::optional<fs::path> report_file;
+  std::vector<std::uint64_t> listed;  // --seeds-of
   for (int i = 1; i < argc; i += 2) {
     const std::string flag = argv[i];
     if (i + 1 == argc) {
@@ -363,12 +368,26 @@ int main(int argc, char** argv) {
         keep = value;
       else if (flag == "--report")
         report_file = value;
-      else {
+      else if (flag == "--seeds-of") {
+        for (const auto& e : fs::directory_iterator(value)) {
+          const auto name = e.path().filename().string();
+          if (name.starts_with("seed-") && e.path().extension() == ".onnx")
+            listed.push_back(std::stoull(name.substr(5)));
+        }
+        std::sort(listed.begin(), listed.end());
+        listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+        if (listed.empty()) throw std::runtime_error("no seed-K-*.onnx there");
+        seed = listed.front();
+        models = static_cast<long>(listed.size());
+      } else {
         std::cerr << "retarget_differential: unknown option " << flag
                   << "\nusage: retarget_differential [--seed N] [--models N] [--seconds S] "
-                     "[--keep DIR] [--report FILE]\n";
+                     "[--keep DIR] [--report FILE] [--seeds-of DIR]\n";
         return 2;
       }
+    } catch (const std::runtime_error& e) {  // --seeds-of: no such folder, or no model in it
+      std::cerr << "retarget_differential: " << flag << " " << value << ": " << e.what() << "\n";
+      return 2;
     } catch (const std::logic_error&) {
       std::cerr << "retarget_differential: " << flag << " takes a number, not '" << value << "'\n";
       return 2;
@@ -388,7 +407,8 @@ int main(int argc, char** argv) {
   };
   totals t;
   for (long i = 0; (models < 0 || i < models) && (seconds <= 0 || elapsed() < seconds); ++i) {
-    const auto s = seed + static_cast<std::uint64_t>(i);
+    const auto s =
+        listed.empty() ? seed + static_cast<std::uint64_t>(i) : listed[static_cast<std::size_t>(i)];
     ++t.tried;
     std::optional<diff::generated> made;
     try {

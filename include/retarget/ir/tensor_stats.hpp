@@ -22,6 +22,9 @@ RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor& t);
 // The same for a tensor read where it is stored (a model's constant), without a copy.
 class tensor_view;
 RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor_view& t);
+// The elements of an integer tensor as int64, exactly (a double would round INT64_MAX, the
+// "to the end" of a Slice); retarget::error for other element types and as values_as_double.
+RETARGET_COMPILED_DECL std::vector<std::int64_t> values_as_int64(const tensor_view& t);
 
 // A number as messages show it: the shortest text that reads back as the value (0.5, 1e-05, 3).
 inline std::string format_number(double v) {

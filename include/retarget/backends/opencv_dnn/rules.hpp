@@ -370,8 +370,7 @@ using global_max_pool_in_4d = global_pool_in_4d<"GlobalMaxPool", "global_max_poo
 inline std::vector<std::int64_t> named_axes(const auto& m, const ir::node_view& n) {
   std::vector<std::int64_t> axes;
   if (m.has("axes"_c)) {
-    const auto values = ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["axes"_c])));
-    for (const double a : values) axes.push_back(static_cast<std::int64_t>(a));
+    axes = ir::values_as_int64(ir::tensor_view(m.graph().constant_data(m["axes"_c])));
   } else if (const auto a = n.attribute("axes")) {
     axes = a->ints();
   }
@@ -476,11 +475,9 @@ struct sum_as_adds : rc::rule<"sum_as_adds"> {
 struct slice_axis_by_axis : rc::rule<"slice_axis_by_axis"> {
   static constexpr auto pattern =
       rc::op<"Slice">("x"_v, "starts"_c, "ends"_c, "axes"_c, rc::optional("steps"_c));
+  // Exactly: a double would round the INT64_MAX that means "to the end".
   static std::vector<std::int64_t> ints(const auto& m, const ir::value& v) {
-    std::vector<std::int64_t> out;
-    for (const double d : ir::values_as_double(ir::tensor_view(m.graph().constant_data(v))))
-      out.push_back(static_cast<std::int64_t>(d));
-    return out;
+    return ir::values_as_int64(ir::tensor_view(m.graph().constant_data(v)));
   }
   static rc::verdict condition(const auto& m) {
     if (!m["x"_v].has_shape()) return rc::reject("the rank is not known");
@@ -520,9 +517,11 @@ struct constant_first_matmul : rc::rule<"constant_first_matmul"> {
   }
 };
 
-// Gemm with alpha or beta other than 1, or a C of one element: OpenCV 4.6 ignores alpha and
-// beta, and takes one bias value per output column only. With B constant, alpha goes into B
-// and beta into C (convert folds both products), and a C of one value is repeated per column.
+// Gemm with alpha or beta other than 1, transA, no transB, or a C of one element: OpenCV 4.6
+// ignores alpha and beta, fails on transA and on a B not written [N, K] (transB = 0) with a
+// bias, and takes one bias value per output column only. With B
+// constant, alpha goes into B and beta into C (convert folds both products), and a C of one value
+// is repeated per column.
 struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
   static constexpr auto pattern = rc::op<"Gemm">("a"_v, "b"_c, rc::optional("c"_c)).as<"gemm">();
   static rc::verdict condition(const auto& m) {
@@ -532,7 +531,8 @@ struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
     if (m["b"_c].dtype() != ir::dtype::f32) return rc::reject("not float32");
     const auto n = gemm["transB"_i].value_or(0) ? (*b)[0] : (*b)[1];
     const bool scaled = gemm["alpha"_f].value_or(1.0f) != 1.0f ||
-                        (m.has("c"_c) && gemm["beta"_f].value_or(1.0f) != 1.0f);
+                        (m.has("c"_c) && gemm["beta"_f].value_or(1.0f) != 1.0f) ||
+                        gemm["transA"_i].value_or(0) != 0 || gemm["transB"_i].value_or(0) == 0;
     if (!m.has("c"_c)) return scaled ? rc::verdict(true) : rc::reject("nothing to fold");
     const auto c = m["c"_c].static_shape();
     if (!c) return rc::reject("C's shape is not static");
@@ -551,18 +551,21 @@ struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
     const auto scaled = [&](const ir::value& v, float k) {
       return k == 1.0f ? v : g.op("Mul", v, scalar_like(g, v, k));
     };
-    const auto weight = scaled(m["b"_c], alpha);
-    const auto flags = std::tuple("transA"_i = gemm["transA"_i].value_or(0),
-                                  "transB"_i = gemm["transB"_i].value_or(0));
+    // As [N, K], transB = 1, the form OpenCV reads (folded, as the products).
+    const auto weight = gemm["transB"_i].value_or(0)
+                            ? scaled(m["b"_c], alpha)
+                            : g.op("Transpose", scaled(m["b"_c], alpha), "perm"_i = {1, 0});
+    // transA fails when the net runs: A transposed first.
+    const auto a =
+        gemm["transA"_i].value_or(0) ? g.op("Transpose", m["a"_v], "perm"_i = {1, 0}) : m["a"_v];
+    const auto flags = std::tuple("transB"_i = 1);
     if (!m.has("c"_c))
-      return std::apply([&](const auto&... f) { return g.op("Gemm", m["a"_v], weight, f...); },
-                        flags);
+      return std::apply([&](const auto&... f) { return g.op("Gemm", a, weight, f...); }, flags);
     auto bias = m["c"_c];
     if (ir::element_count(*bias.static_shape()) == 1)
       bias = g.op("Expand", bias, ir::ints_constant(g, {n}));  // folded: a stored [N]
     bias = scaled(bias, beta);
-    return std::apply([&](const auto&... f) { return g.op("Gemm", m["a"_v], weight, bias, f...); },
-                      flags);
+    return std::apply([&](const auto&... f) { return g.op("Gemm", a, weight, bias, f...); }, flags);
   }
 };
 

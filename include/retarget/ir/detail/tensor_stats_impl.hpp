@@ -78,6 +78,27 @@ RETARGET_COMPILED_DECL std::vector<double> values_as_double(const tensor_view& t
   return detail::values_as_double(t.proto());
 }
 
+RETARGET_COMPILED_DECL std::vector<std::int64_t> values_as_int64(const tensor_view& t) {
+  const auto& p = t.proto();
+  if (t.type() == dtype::f16 || t.type() == dtype::bf16)  // stored as uint16, yet not integers
+    throw error("retarget: tensor '" + p.name() + "' holds " + std::string(to_string(t.type())) +
+                ", not integers");
+  std::vector<std::int64_t> out;
+  visit_element_type(t.type(), [&]<class T>(std::type_identity<T>) {
+    if constexpr (std::is_integral_v<T>) {
+      out.reserve(stored_count<T>(p));
+      for_each_value<T>(p, [&](T v) { out.push_back(static_cast<std::int64_t>(v)); });
+    } else {
+      throw error("retarget: tensor '" + p.name() + "' holds " + std::string(to_string(t.type())) +
+                  ", not integers");
+    }
+  });
+  if (out.size() != static_cast<std::size_t>(std::max<std::int64_t>(0, element_count(t.dims()))))
+    throw error("retarget: tensor '" + p.name() + "' holds " + std::to_string(out.size()) +
+                " values, but its dims make " + std::to_string(element_count(t.dims())));
+  return out;
+}
+
 RETARGET_COMPILED_DECL tensor_statistics statistics(const tensor& t) {
   tensor_statistics s;
   double sum = 0, sum_of_squares = 0;
