@@ -16,7 +16,6 @@
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert {
@@ -558,14 +557,11 @@ struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
     // transA fails when the net runs: A transposed first.
     const auto a =
         gemm["transA"_i].value_or(0) ? g.op("Transpose", m["a"_v], "perm"_i = {1, 0}) : m["a"_v];
-    const auto flags = std::tuple("transB"_i = 1);
-    if (!m.has("c"_c))
-      return std::apply([&](const auto&... f) { return g.op("Gemm", a, weight, f...); }, flags);
+    if (!m.has("c"_c)) return g.op("Gemm", a, weight, "transB"_i = 1);
     auto bias = m["c"_c];
     if (ir::element_count(*bias.static_shape()) == 1)
       bias = g.op("Expand", bias, ir::ints_constant(g, {n}));  // folded: a stored [N]
-    bias = scaled(bias, beta);
-    return std::apply([&](const auto&... f) { return g.op("Gemm", a, weight, bias, f...); }, flags);
+    return g.op("Gemm", a, weight, scaled(bias, beta), "transB"_i = 1);
   }
 };
 
