@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <retarget/ir.hpp>
@@ -89,6 +90,27 @@ TEST(TensorStats, DataItCannotSeeIsAnErrorNotAnEmptyTensor) {
             "retarget: tensor 't' holds 3 values, but its dims make 4");
   EXPECT_EQ(error_of(raw_tensor(rx::dtype::f32, {1}, three, 6)),
             "retarget: tensor 't' has 6 bytes of data, not a whole number of float32 elements");
+}
+
+// Integers exactly: INT64_MAX, Slice's "to the end", which a double rounds past int64's range.
+TEST(TensorStats, IntegersExactlyAsInt64) {
+  constexpr auto end = std::numeric_limits<std::int64_t>::max();
+  const auto big = rx::tensor::vector<std::int64_t>({end, -3});
+  EXPECT_EQ(rx::values_as_int64(big), (std::vector<std::int64_t>{end, -3}));
+  const std::uint8_t u8[] = {0, 255};
+  const auto bytes = raw_tensor(rx::dtype::u8, {2}, u8, sizeof u8);
+  EXPECT_EQ(rx::values_as_int64(bytes), (std::vector<std::int64_t>{0, 255}));
+  // Floats, half ones included (stored as 16-bit integers), are not integers.
+  const std::uint16_t half[] = {0x3c00};
+  for (const auto& t :
+       {rx::tensor::vector<float>({1.0f}), raw_tensor(rx::dtype::f16, {1}, half, sizeof half)}) {
+    try {
+      rx::values_as_int64(t);
+      ADD_FAILURE() << "no error";
+    } catch (const retarget::error& e) {
+      EXPECT_NE(std::string(e.what()).find("not integers"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
