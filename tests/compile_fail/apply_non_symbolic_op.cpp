@@ -16,6 +16,7 @@
 // | Derive the op from `retarget::symbolic_op<relu_op, "relu">`, or call the function:
 // | `ops::relu(x)`, `my_op_fn(x)`.
 #include <retarget/core/symbolic.hpp>
+#include <retarget/ir/proto.hpp>  // the exported model read below
 #include <retarget/trace/export.hpp>
 #include <retarget/trace/op_function.hpp>
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <retarget/backends.hpp>
 #include <retarget/config.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/retarget.hpp>
 
 namespace {

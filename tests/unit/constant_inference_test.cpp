@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 #include <vector>
 
 namespace {

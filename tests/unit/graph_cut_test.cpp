@@ -5,6 +5,7 @@
 #include <retarget/ir.hpp>
 #include <retarget/ir/graph_cut.hpp>
 #include <retarget/ir/model_view.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/version_converter.hpp>
 #include <string>
 #include <utility>

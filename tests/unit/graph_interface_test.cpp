@@ -5,6 +5,7 @@
 #include <retarget/ir.hpp>
 #include <retarget/ir/exposed_values.hpp>
 #include <retarget/ir/graph_interface.hpp>
+#include <retarget/ir/proto.hpp>
 #include <string>
 #include <utility>
 #include <vector>

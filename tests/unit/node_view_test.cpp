@@ -6,6 +6,7 @@
 #include <retarget/ir.hpp>
 #include <retarget/ir/axis.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/proto.hpp>
 #include <string>
 #include <utility>
 #include <vector>

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 
 namespace {
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/value.hpp>
 #include <vector>
 

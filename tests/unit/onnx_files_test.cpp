@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <retarget/ir/atomic_file.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <string>

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_helpers.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <string>
 #include <vector>

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <string>

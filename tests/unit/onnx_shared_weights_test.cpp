@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <retarget/ir/proto.hpp>
 #include <retarget/retarget.hpp>
 #include <string>
 #include <utility>

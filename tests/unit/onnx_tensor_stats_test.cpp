@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 #include <string>
 #include <vector>
 

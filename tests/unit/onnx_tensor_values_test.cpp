@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <retarget/ir/dims.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/tensor_values.hpp>
 #include <retarget/ir/value.hpp>
 #include <string>

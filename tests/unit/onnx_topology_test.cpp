@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 #include <string>
 #include <vector>
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <retarget/ir.hpp>
+#include <retarget/ir/proto.hpp>
 #include <retarget/ir/stored_graph.hpp>
 #include <string>
 #include <utility>
