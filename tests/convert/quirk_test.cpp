@@ -53,6 +53,9 @@ static_assert(
             cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
             cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
             cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
+            cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form,
+            cv::max_with_constant_computed, cv::min_with_constant_computed,
             cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
             cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
             cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
@@ -281,12 +284,8 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          auto shape = g.op("Gather", g.op("Shape", x), i64(g, {0, 1}, {2}));
          return finish(g, g.op("Reshape", x, shape));
        }},
-      {"inner_axis_broadcast",
-       [] {
-         rx::graph g(13);
-         auto x = g.input("x", rx::dtype::f32, {1, 2, 3, 2, 2});
-         return finish(g, g.op("Add", x, f32(g, {1, 2, 3, 4, 5, 6, 7, 8}, {2, 1, 2, 2})));
-       }},
+      {"constant_broadcast", [] { return found_by_seed("9235"); }},
+      {"max_min_with_constant", [] { return found_by_seed("9610"); }},
       {"leading_ones_constant",
        [] {
          rx::graph g(13);

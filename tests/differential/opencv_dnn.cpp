@@ -4,11 +4,13 @@
 //       what ONNX Runtime gives on the original.
 //
 //   retarget_differential [--seed N] [--models N] [--seconds S] [--keep DIR] [--report FILE]
-//                         [--seeds-of DIR]
+//                         [--seeds-of DIR] [--forms broadcast [--every K]]
 //
 // Model i is built from seed N + i, so `--seed K --models 1` replays model K alone;
 // --seeds-of replays the seeds a folder's minimized models name (seed-K-*.onnx: the findings
-// kept in tests/data/differential, which must now pass). --seconds
+// kept in tests/data/differential, which must now pass). --forms broadcast runs, instead of
+// random models, every form of a stored constant beside a computed tensor (forms.hpp), or every
+// K-th of them with --every K (inputs drawn from the form's index as from a seed). --seconds
 // stops starting new models after S seconds (a budget, not a check). Inputs are drawn in
 // [-2, 2]; a model whose reference (every value ONNX Runtime computes in it, intermediate ones
 // too) is not finite or exceeds 1e6 in magnitude is discarded and counted, never called a
@@ -49,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "differential/forms.hpp"
 #include "differential/generator.hpp"
 #include "support/opencv_child.hpp"
 #include "support/strict.hpp"
@@ -349,7 +352,9 @@ int main(int argc, char** argv) {
   double seconds = 0;
   fs::path keep = RETARGET_DIFFERENTIAL_KEEP_DIR;
   std::optional<fs::path> report_file;
-  std::vector<std::uint64_t> listed;  // --seeds-of
+  std::vector<std::uint64_t> listed;   // --seeds-of
+  std::vector<diff::generated> forms;  // --forms
+  long every = 1;
   for (int i = 1; i < argc; i += 2) {
     const std::string flag = argv[i];
     if (i + 1 == argc) {
@@ -368,7 +373,13 @@ int main(int argc, char** argv) {
         keep = value;
       else if (flag == "--report")
         report_file = value;
-      else if (flag == "--seeds-of") {
+      else if (flag == "--forms") {
+        if (value != "broadcast") throw std::runtime_error("the one sweep is 'broadcast'");
+        forms = diff::broadcast_forms();
+      } else if (flag == "--every") {
+        every = std::stol(value);
+        if (every < 1) throw std::runtime_error("K is 1 or more");
+      } else if (flag == "--seeds-of") {
         for (const auto& e : fs::directory_iterator(value)) {
           const auto name = e.path().filename().string();
           if (name.starts_with("seed-") && e.path().extension() == ".onnx")
@@ -382,16 +393,21 @@ int main(int argc, char** argv) {
       } else {
         std::cerr << "retarget_differential: unknown option " << flag
                   << "\nusage: retarget_differential [--seed N] [--models N] [--seconds S] "
-                     "[--keep DIR] [--report FILE] [--seeds-of DIR]\n";
+                     "[--keep DIR] [--report FILE] [--seeds-of DIR] "
+                     "[--forms broadcast [--every K]]\n";
         return 2;
       }
-    } catch (const std::runtime_error& e) {  // --seeds-of: no such folder, or no model in it
+    } catch (const std::runtime_error& e) {  // --seeds-of: no such folder or model; --forms
       std::cerr << "retarget_differential: " << flag << " " << value << ": " << e.what() << "\n";
       return 2;
     } catch (const std::logic_error&) {
       std::cerr << "retarget_differential: " << flag << " takes a number, not '" << value << "'\n";
       return 2;
     }
+  }
+  if (!forms.empty()) {  // the sweep's every K-th form, numbered as seeds are
+    seed = 0;
+    models = (static_cast<long>(forms.size()) + every - 1) / every;
   }
   if (models < 0 && seconds <= 0) models = 40;
   if (!retarget::backends::onnxruntime_manager::is_available())
@@ -407,12 +423,13 @@ int main(int argc, char** argv) {
   };
   totals t;
   for (long i = 0; (models < 0 || i < models) && (seconds <= 0 || elapsed() < seconds); ++i) {
-    const auto s =
-        listed.empty() ? seed + static_cast<std::uint64_t>(i) : listed[static_cast<std::size_t>(i)];
+    const auto s = !forms.empty()   ? static_cast<std::uint64_t>(i * every)
+                   : listed.empty() ? seed + static_cast<std::uint64_t>(i)
+                                    : listed[static_cast<std::size_t>(i)];
     ++t.tried;
     std::optional<diff::generated> made;
     try {
-      made = diff::generator(s).build();
+      made = forms.empty() ? diff::generator(s).build() : forms[static_cast<std::size_t>(s)];
     } catch (const std::exception& e) {
       t.generator_errors.push_back("seed " + std::to_string(s) + ": " + first_line(e.what()));
       continue;
@@ -437,14 +454,14 @@ int main(int argc, char** argv) {
     verdict last = v;
     auto small = minimized(made->model, s, v, scratch, last);
     fs::create_directories(keep);
-    auto stem = "seed-" + std::to_string(s) + "-" + v.kind;
+    auto stem = (forms.empty() ? "seed-" : "form-") + std::to_string(s) + "-" + v.kind;
     std::replace_if(
         stem.begin(), stem.end(), [](char c) { return !std::isalnum(c) && c != '-'; }, '-');
     const auto file = keep / (stem + ".onnx");
     ir::save(small, file);
-    const auto line = "seed " + std::to_string(s) + ", opset " + std::to_string(made->opset) +
-                      ", " + std::to_string(small.node_count()) + " of " +
-                      std::to_string(made->model.node_count()) + " nodes [" +
+    const auto line = (forms.empty() ? "seed " : "form ") + std::to_string(s) + ", opset " +
+                      std::to_string(made->opset) + ", " + std::to_string(small.node_count()) +
+                      " of " + std::to_string(made->model.node_count()) + " nodes [" +
                       joined(op_list(small)) + "]: " + last.kind + ": " + last.detail;
     std::ofstream(keep / (stem + ".txt")) << line << "\n";
     std::cout << "mismatch: " << line << "\n  saved " << file.string() << "\n" << std::flush;

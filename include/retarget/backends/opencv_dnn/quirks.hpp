@@ -21,6 +21,7 @@
 #include <retarget/convert/quirk.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/convert/rule.hpp>
+#include <retarget/ir/dims.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/node_view.hpp>
@@ -305,42 +306,6 @@ struct import_time_gather : rc::quirk<"import_time_gather">, import_time_values 
   }
 };
 
-// A constant broadcast over an inner axis of a computed tensor of rank 5 or more (Swin-T's
-// shifted-window mask over its heads, at full size) fails when the net runs.
-struct inner_axis_broadcast : rc::quirk<"inner_axis_broadcast"> {
-  static constexpr std::string_view summary =
-      "a constant broadcast over an inner axis of a computed tensor of rank 5 or more fails at "
-      "run time (full-size Swin-T's shifted-window mask)";
-  static std::optional<std::size_t> rank(const site& s) {
-    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div")
-      return std::nullopt;
-    const auto& m = s.model;
-    for (std::size_t k = 0; k < 2 && k < s.node.input_count(); ++k) {
-      const auto x = m.static_shape(s.input(k));
-      const auto c = m.static_shape(s.input(1 - k));
-      if (m.constant(s.input(k)) || !m.constant(s.input(1 - k)) || !x || !c || x->size() < 5)
-        continue;
-      const auto offset =
-          static_cast<std::ptrdiff_t>(x->size()) - static_cast<std::ptrdiff_t>(c->size());
-      bool inner = false, seen_wide = false;
-      for (std::size_t i = 0; i < c->size(); ++i) {
-        const auto at = offset + static_cast<std::ptrdiff_t>(i);
-        if (at < 0) continue;
-        const auto xd = (*x)[static_cast<std::size_t>(at)];
-        if ((*c)[i] != 1) seen_wide = true;
-        if (seen_wide && (*c)[i] == 1 && xd != 1) inner = true;
-      }
-      if (inner) return x->size();
-    }
-    return std::nullopt;
-  }
-  static bool found(const site& s) { return rank(s).has_value(); }
-  static std::string reason(const site& s) {
-    return "OpenCV 4.6 fails at run time broadcasting a constant over an inner axis of a " +
-           std::to_string(*rank(s)) + "-D tensor";
-  }
-};
-
 // Silent: OpenCV places a stored constant by its own rank; the rule's own condition finds it.
 struct leading_ones_constant
     : rc::quirk<"leading_ones_constant", rc::by_rule<constant_add_without_leading_ones>> {
@@ -545,14 +510,16 @@ struct computed_broadcast_off_channels : rc::quirk<"computed_broadcast_off_chann
 // A computed tensor with a constant that varies along axis 0 (node's dims aligned from the
 // right): OpenCV scales from axis 1, and fails when the net runs
 // (pytorch-converted/test_PoissonNLLLLoss_no_reduce: [10, 10] times a [10, 10] constant).
+// (Add and Sub of such a constant are constant_broadcast's, which writes it in a form OpenCV
+// takes.)
 struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
   static constexpr std::string_view summary =
-      "an elementwise op of a computed tensor and a constant that varies along axis 0 fails when "
-      "the net runs (pytorch-converted/test_PoissonNLLLLoss_no_reduce)";
+      "a product or quotient of a computed tensor and a constant that varies along axis 0 fails "
+      "when the net runs (pytorch-converted/test_PoissonNLLLLoss_no_reduce)";
   static constexpr std::string_view reason =
-      "OpenCV 4.6 applies a constant from axis 1 on, and this one varies along axis 0";
+      "OpenCV 4.6 multiplies by a constant from axis 1 on, and this one varies along axis 0";
   static bool found(const site& s) {
-    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div") return false;
+    if (s.op() != "Mul" && s.op() != "Div") return false;
     const auto& m = s.model;
     for (std::size_t k = 0; k < 2 && s.node.input_count() == 2; ++k) {
       const auto x = m.static_shape(s.input(k)), c = m.static_shape(s.input(1 - k));
@@ -560,6 +527,100 @@ struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
       if (x->size() >= 2 && c->size() == x->size() && (*c)[0] > 1) return true;
     }
     return false;
+  }
+};
+
+// A stored constant broadcast over a computed tensor, in a form OpenCV 4.6 does not take
+// (rules.hpp, broadcast::accepted, says which it takes, and how they were measured).
+// tests/data/differential/seed-9235-*, seed-9871-*: Sub of [1, 1, 1, 8] from [1, 4, 5, 8],
+// [4, 3] minus [1, 3].
+struct constant_broadcast
+    : rc::quirk<"constant_broadcast",
+                rc::by_rule<add_constant_in_accepted_form, sub_constant_in_accepted_form,
+                            mul_constant_in_accepted_form, div_constant_in_accepted_form>> {
+  static constexpr std::string_view summary =
+      "a stored constant broadcast over a computed tensor is taken in a few forms only; in "
+      "others the net fails when it runs, or, where the dims happen to fit, gives wrong numbers "
+      "([1, 3, 1, 1] added over a batch of 2, [4, 5] times [2, 3, 4, 5], a constant divided by a "
+      "computed tensor, a 5-D Swin mask)";
+  static constexpr std::string_view remedy =
+      "convert writes the constant again, its values repeated, in a form OpenCV takes";
+  struct form {
+    broadcast::dims x, c;
+    bool constant_first = false, from_constant_node = false;
+  };
+  // The node's computed input and constant, where it is one of each with static dims, the
+  // computed one of 2 dims or more and not widened by the constant.
+  static std::optional<form> form_of(const site& s) {
+    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div") return {};
+    const auto& m = s.model;
+    if (s.node.input_count() != 2) return {};
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto x_name = s.input(1 - k), c_name = s.input(k);
+      if (m.constant(x_name) || !m.constant(c_name)) continue;
+      auto x = m.static_shape(x_name), c = m.static_shape(c_name);
+      if (!x || !c || x->size() < 2 || c->size() > x->size()) return {};
+      for (std::size_t i = 0; i < c->size(); ++i)
+        if (const auto d = (*c)[i]; d != 1 && d != (*x)[x->size() - c->size() + i]) return {};
+      return form{std::move(*x), std::move(*c), k == 0, !m.is_initializer(c_name)};
+    }
+    return {};
+  }
+  static bool found(const site& s) {
+    const auto f = form_of(s);
+    if (!f || broadcast::accepted(s.op(), f->x, f->c, f->constant_first, f->from_constant_node))
+      return false;
+    // A product by a constant that varies along the batch axis is constant_along_axis_0's; the
+    // forms the rules of last_axis_vector and leading_ones_constant take are theirs.
+    const bool along_batch = f->c.size() == f->x.size() && f->c[0] > 1;
+    if (!broadcast::is_shift(s.op()) && along_batch) return false;
+    return !last_axis_vector_form(s.op(), *f) && !leading_ones_form(s.op(), *f);
+  }
+  // last_axis_scale's: x [N, L, C] or [N, H, W, C] times a constant vector along C.
+  static bool last_axis_vector_form(std::string_view op, const form& f) {
+    if (op != "Mul" || f.constant_first || (f.x.size() != 3 && f.x.size() != 4)) return false;
+    return !f.c.empty() && f.c.back() == f.x.back() && ir::element_count(f.c) == f.c.back();
+  }
+  // constant_add_without_leading_ones's: an Add of a constant of 2 dims or more whose first is 1.
+  static bool leading_ones_form(std::string_view op, const form& f) {
+    return op == "Add" && f.c.size() >= 2 && f.c[0] == 1;
+  }
+  static bool fixable(const site& s) {
+    const auto f = form_of(s);
+    const ir::tensor_view c = s.model.constant(s.input(f->constant_first ? 0 : 1));
+    return c.type() == ir::dtype::f32 &&
+           broadcast::accepted_form(s.op(), f->x, f->c, f->constant_first).has_value();
+  }
+  static std::string reason(const site& s) {
+    const auto f = form_of(s);
+    if (s.op() == "Div" && f->constant_first)
+      return "OpenCV 4.6 divides a constant by a computed tensor right only when the constant is "
+             "a single element (no error: wrong numbers)";
+    return "OpenCV 4.6 fails at run time applying a constant of dims " + ir::format_dims(f->c) +
+           " to a computed tensor of dims " + ir::format_dims(f->x) + " in this form";
+  }
+};
+
+// tests/data/differential/seed-9610-*, seed-9942-*: Max of [1, 3] and a stored [3].
+struct max_min_with_constant
+    : rc::quirk<"max_min_with_constant",
+                rc::by_rule<max_with_constant_computed, min_with_constant_computed>> {
+  static constexpr std::string_view summary =
+      "Max and Min of a computed tensor and a stored constant fail to load, whatever the shapes";
+  static constexpr std::string_view reason = "OpenCV 4.6's Max and Min take computed inputs only";
+  static constexpr std::string_view remedy =
+      "convert makes the constant a computed tensor, Sigmoid(x) * 0 + c, which is c for every x";
+  static bool found(const site& s) {
+    if ((s.op() != "Max" && s.op() != "Min") || s.node.input_count() != 2) return false;
+    const bool a = s.model.constant(s.input(0)) != nullptr,
+               b = s.model.constant(s.input(1)) != nullptr;
+    return a != b;
+  }
+  static bool fixable(const site& s) {
+    const bool constant_first = s.model.constant(s.input(0)) != nullptr;
+    const auto x = s.model.static_shape(s.input(constant_first ? 1 : 0));
+    const auto c = s.model.static_shape(s.input(constant_first ? 0 : 1));
+    return x && c && x->size() >= 2 && c->size() <= x->size();
   }
 };
 
@@ -1260,7 +1321,6 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::concat_outside_4d,
           retarget::backends::opencv_dnn_convert::quirks::import_time_arithmetic,
           retarget::backends::opencv_dnn_convert::quirks::import_time_gather,
-          retarget::backends::opencv_dnn_convert::quirks::inner_axis_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::leading_ones_constant,
           retarget::backends::opencv_dnn_convert::quirks::input_not_float32,
           retarget::backends::opencv_dnn_convert::quirks::float64_constant,
@@ -1270,6 +1330,8 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_off_channels,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
+          retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
+          retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,

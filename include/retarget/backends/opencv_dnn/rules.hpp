@@ -5,6 +5,7 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <retarget/convert/rule.hpp>
@@ -16,6 +17,7 @@
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert {
@@ -742,6 +744,166 @@ struct mean_as_sum : rc::rule<Name>, over_inputs<"Mean", Inputs> {
 using mean_of_one = mean_as_sum<"mean_of_one", 1>;
 using mean_of_two = mean_as_sum<"mean_of_two", 2>;
 using mean_of_three = mean_as_sum<"mean_of_three", 3>;
+
+// ---- A stored constant broadcast over a computed tensor ----
+// OpenCV 4.6 applies a stored constant c to a computed tensor x (Add, Sub, Mul, Div; x of 2 dims
+// or more, c of no more) in a few forms only; the others fail when the net runs, or, where the
+// dims happen to fit, give wrong numbers. Measured over ranks 2 to 5, every form c can take, each
+// op either way round, and c both as an initializer and as a Constant node's output
+// (differential.opencv_dnn_forms runs them all):
+// - c of one element: always;
+// - c / x: only then (otherwise wrong numbers);
+// - Add and Sub of an initializer: when c, aligned with x's last axes, is x's own dims for a
+//   while and then ones ([3, 1, 1] over [2, 3, 4, 5]; not [1, 3, 1, 1] there, nor [4, 5, 1]);
+// - Mul and Div by c, and Add and Sub of a Constant node's output: when c, its leading ones
+//   left out, starts at x's axis 1 and is x's own dims for a while, then ones ([1, 3, 4, 1] and
+//   [3, 4, 5] over [2, 3, 4, 5]; not [4, 5]); and Add and Sub of c of x's very shape.
+namespace broadcast {
+using dims = std::vector<std::int64_t>;
+
+// Whether c, from x's axis `at` on, is x's own dims for a while and then ones.
+inline bool own_dims_then_ones(const dims& x, const dims& c, std::size_t at) {
+  std::size_t i = 0;
+  while (i < c.size() && c[i] == x[at + i]) ++i;
+  return std::all_of(c.begin() + static_cast<std::ptrdiff_t>(i), c.end(),
+                     [](auto d) { return d == 1; });
+}
+
+inline bool is_shift(std::string_view op) { return op == "Add" || op == "Sub"; }
+
+// Whether OpenCV 4.6 computes `op` right with the constant c (before x when constant_first).
+inline bool accepted(std::string_view op, const dims& x, const dims& c, bool constant_first,
+                     bool from_constant_node) {
+  if (ir::element_count(c) == 1) return true;
+  if (c.size() > x.size() || (op == "Div" && constant_first)) return false;
+  if (is_shift(op) && !from_constant_node) return own_dims_then_ones(x, c, x.size() - c.size());
+  if (is_shift(op) && c == x) return true;
+  const auto first = std::find_if(c.begin(), c.end(), [](auto d) { return d != 1; });
+  const dims rest(first, c.end());
+  return x.size() - rest.size() == 1 && own_dims_then_ones(x, rest, 1);
+}
+
+// The dims convert writes c in, as an initializer, where it is not accepted as it is: x's dims
+// from the first axis c varies along (axis 1 for Mul and Div) to the last, then ones, with c's
+// values repeated along the axes it is broadcast over. nullopt where no form is accepted (c / x,
+// Mul and Div by a c that varies along the batch axis or where x's axis 1 is 1).
+inline std::optional<dims> accepted_form(std::string_view op, const dims& x, const dims& c,
+                                         bool constant_first) {
+  if (c.size() > x.size()) return std::nullopt;
+  const auto offset = x.size() - c.size();
+  std::optional<std::size_t> first, last;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (c[i] != 1) {
+      if (!first) first = offset + i;
+      last = offset + i;
+    }
+  if (!first) return std::nullopt;  // one element: accepted as it is
+  const std::size_t from = is_shift(op) ? *first : 1;
+  if (*first < from) return std::nullopt;
+  dims form(x.begin() + static_cast<std::ptrdiff_t>(from),
+            x.begin() + static_cast<std::ptrdiff_t>(*last) + 1);
+  form.resize(x.size() - from, 1);
+  if (!accepted(op, x, form, constant_first, false)) return std::nullopt;
+  return form;
+}
+
+// c's float32 values in `form`, the dims of x's axes from x.size() - form.size() on.
+inline ir::tensor repeated(const ir::tensor_view& c, const dims& form) {
+  // c's dims aligned with the form's: its leading ones beyond the form dropped, or ones added.
+  auto c_dims = c.dims();
+  while (c_dims.size() > form.size()) c_dims.erase(c_dims.begin());
+  c_dims.insert(c_dims.begin(), form.size() - c_dims.size(), 1);
+  const auto values = ir::values_as_double(c);
+  std::vector<float> out(static_cast<std::size_t>(ir::element_count(form)));
+  std::vector<std::int64_t> at(form.size(), 0);
+  for (auto& v : out) {
+    std::int64_t source = 0;
+    for (std::size_t a = 0; a < form.size(); ++a)
+      source = source * c_dims[a] + (c_dims[a] == 1 ? 0 : at[a]);
+    v = static_cast<float>(values[static_cast<std::size_t>(source)]);
+    for (std::size_t a = form.size(); a-- > 0;) {
+      if (++at[a] < form[a]) break;
+      at[a] = 0;
+    }
+  }
+  return ir::tensor::of(out, form);
+}
+}  // namespace broadcast
+
+// The constant written again in the form OpenCV takes (broadcast::accepted_form), as an
+// initializer: its values repeated along the axes it is broadcast over, so the op reads the
+// same numbers. Exact.
+template <fixed_string Op, fixed_string Name>
+struct constant_in_accepted_form : rc::rule<Name> {
+  static constexpr auto pattern = rc::either(rc::op<Op>("x"_v, "c"_c).template as<"node">(),
+                                             rc::op<Op>("c"_c, "x"_v).template as<"node">());
+  static bool constant_first(const auto& m) {
+    return m["node"_n].node->input(0) == m["c"_c].name();
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto &x = m["x"_v], &c = m["c"_c];
+    if (g.constant_data(x)) return rc::reject("both inputs are constants");
+    const auto xs = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!xs || xs->size() < 2)
+      return rc::reject("the computed input is not static, of 2 dims or more");
+    const ir::tensor_view data = g.constant_data(c);
+    if (data.type() != ir::dtype::f32) return rc::reject("the constant is not float32");
+    const bool from_node = g.producer(c).has_value();
+    if (broadcast::accepted(Op.view(), *xs, data.dims(), constant_first(m), from_node))
+      return rc::reject("OpenCV takes the constant in this form");
+    if (!broadcast::accepted_form(Op.view(), *xs, data.dims(), constant_first(m)))
+      return rc::reject("no form of the constant is one OpenCV takes here");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto &x = m["x"_v], &c = m["c"_c];
+    const ir::tensor_view data = g.constant_data(c);
+    const bool first = constant_first(m);
+    const auto form = *broadcast::accepted_form(Op.view(), *x.static_shape(), data.dims(), first);
+    std::string name = c.name() + "_broadcast";
+    for (int k = 1; g.has_name(name); ++k) name = c.name() + "_broadcast_" + std::to_string(k);
+    const auto written = g.initializer(name, broadcast::repeated(data, form));
+    const ir::value in[] = {first ? written : x, first ? x : written};
+    return variadic(g, Op.view(), in);
+  }
+};
+using add_constant_in_accepted_form =
+    constant_in_accepted_form<"Add", "add_constant_in_accepted_form">;
+using sub_constant_in_accepted_form =
+    constant_in_accepted_form<"Sub", "sub_constant_in_accepted_form">;
+using mul_constant_in_accepted_form =
+    constant_in_accepted_form<"Mul", "mul_constant_in_accepted_form">;
+using div_constant_in_accepted_form =
+    constant_in_accepted_form<"Div", "div_constant_in_accepted_form">;
+
+// Max and Min with a stored constant (OpenCV 4.6 fails to load them: its Max and Min take
+// computed inputs only): the constant made a computed tensor, Sigmoid(x) * 0 + c, which is c
+// for every x (Sigmoid is finite), as the Clip rewrite makes its bounds.
+template <fixed_string Op, fixed_string Name>
+struct with_constant_computed : rc::rule<Name> {
+  static constexpr auto pattern = rc::commutative(rc::op<Op>("x"_v, "c"_c));
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto &x = m["x"_v], &c = m["c"_c];
+    if (g.constant_data(x)) return rc::reject("both inputs are constants");
+    if (x.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    const auto xs = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!xs || xs->size() < 2)
+      return rc::reject("the computed input is not static, of 2 dims or more");
+    if (ir::tensor_view(g.constant_data(c)).dims().size() > xs->size())
+      return rc::reject("the constant has the higher rank");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto& x = m["x"_v];
+    const auto zero = g.op("Mul", g.op("Sigmoid", x), scalar_like(g, x, 0.0));
+    const ir::value in[] = {x, g.op("Add", zero, m["c"_c])};
+    return variadic(g, Op.view(), in);
+  }
+};
+using max_with_constant_computed = with_constant_computed<"Max", "max_with_constant_computed">;
+using min_with_constant_computed = with_constant_computed<"Min", "min_with_constant_computed">;
 
 }  // namespace retarget::backends::opencv_dnn_convert
 
