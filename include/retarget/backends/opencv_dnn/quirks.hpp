@@ -530,6 +530,83 @@ struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
   }
 };
 
+// tests/data/differential/seed-9197-*, seed-9695-*, seed-10155-*: an AveragePool of [5, 7, 7]
+// with pads [2, 0] gives [5, 7, 5] where [5, 7, 4] is due.
+struct pads_differ_on_one_axis
+    : rc::quirk<"pads_differ_on_one_axis",
+                rc::by_rule<conv_in_2d, max_pool_in_2d, average_pool_in_2d>> {
+  static constexpr std::string_view summary =
+      "Conv, MaxPool and AveragePool over one spatial axis with pads that differ at its two "
+      "ends give an output of the wrong length";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 computes the wrong length over one spatial axis padded unequally at its ends";
+  static constexpr std::string_view remedy =
+      "convert computes it over [N, C, 1, L], with the pads on the last axis";
+  static bool found(const site& s) {
+    if (s.op() != "Conv" && s.op() != "MaxPool" && s.op() != "AveragePool") return false;
+    const auto pads = s.node.attribute("pads");
+    return s.model.rank(s.input(0)) == 3u && pads && pads->ints().size() == 2 &&
+           pads->ints()[0] != pads->ints()[1];
+  }
+  static bool fixable(const site& s) {
+    const auto ceil = s.node.attribute("ceil_mode");
+    if (ceil && ceil->i() != 0) return false;
+    if (s.node.output_count() > 1 && !s.node.output(1).empty()) return false;
+    return s.op() != "Conv" || s.model.constant(s.input(1)) != nullptr;
+  }
+};
+
+// tests/data/differential/seed-9178-*: an AveragePool of [4, 4, 2] with pads [1, 1],
+// count_include_pad and ceil_mode (average_pool_counts_padding's rule writes the pads out only
+// where the length is rounded down).
+struct average_pool_counts_padding_rounded_up
+    : rc::quirk<"average_pool_counts_padding_rounded_up"> {
+  static constexpr std::string_view summary =
+      "average pooling with count_include_pad, pads and ceil_mode gives wrong numbers (no error)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 leaves the padding out of the count, and rounded up, the count at the end "
+      "cannot be written out";
+  static bool found(const site& s) {
+    if (s.op() != "AveragePool") return false;
+    const auto count = s.node.attribute("count_include_pad");
+    const auto ceil = s.node.attribute("ceil_mode");
+    const auto pads = s.node.attribute("pads");
+    if (!count || count->i() != 1 || !ceil || ceil->i() != 1 || !pads) return false;
+    const auto p = pads->ints();
+    return std::any_of(p.begin(), p.end(), [](auto v) { return v != 0; });
+  }
+};
+
+// tests/data/differential/seed-9030-*, seed-9825-*: a [2, 5, 7, 2] constant joined before a
+// computed [4, 5, 7, 2] came out with values of 1e28 and more.
+struct concat_constant_on_batch
+    : rc::quirk<"concat_constant_on_batch",
+                rc::by_rule<concat_on_batch_of_two, concat_on_batch_of_three>> {
+  static constexpr std::string_view summary =
+      "a stored constant joined to a computed tensor along axis 0 gives wrong numbers, at every "
+      "rank (no error)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 joins a stored constant along axis 0 wrongly (no error: wrong numbers)";
+  static constexpr std::string_view remedy =
+      "over static shapes, convert joins the inputs as rows [1, K, 1, 1] along axis 1";
+  static bool found(const site& s) {
+    if (s.op() != "Concat") return false;
+    const auto rank = s.model.rank(s.input(0));
+    const auto axis = s.node.attribute("axis");
+    if (!rank || !axis || (axis->i() != 0 && axis->i() != -static_cast<std::int64_t>(*rank)))
+      return false;
+    bool constant = false, computed = false;
+    for (const auto& in : s.node.inputs()) (s.model.constant(in) ? constant : computed) = true;
+    return constant && computed;
+  }
+  static bool fixable(const site& s) {
+    if (s.node.input_count() > 3) return false;
+    for (const auto& in : s.node.inputs())
+      if (!s.model.static_shape(in)) return false;
+    return true;
+  }
+};
+
 // A stored constant broadcast over a computed tensor, in a form OpenCV 4.6 does not take
 // (rules.hpp, broadcast::accepted, says which it takes, and how they were measured).
 // tests/data/differential/seed-9235-*, seed-9871-*: Sub of [1, 1, 1, 8] from [1, 4, 5, 8],
@@ -620,7 +697,10 @@ struct max_min_with_constant
     const bool constant_first = s.model.constant(s.input(0)) != nullptr;
     const auto x = s.model.static_shape(s.input(constant_first ? 1 : 0));
     const auto c = s.model.static_shape(s.input(constant_first ? 0 : 1));
-    return x && c && x->size() >= 2 && c->size() <= x->size();
+    if (!x || !c || x->size() < 2 || c->size() > x->size()) return false;
+    for (std::size_t i = 0; i < c->size(); ++i)  // the constant must not widen x
+      if ((*c)[i] != 1 && (*c)[i] != (*x)[x->size() - c->size() + i]) return false;
+    return true;
   }
 };
 
@@ -1300,6 +1380,39 @@ struct average_pool_same_lower_pads
       "AveragePool with auto_pad SAME_LOWER pads as SAME_UPPER does "
       "(node/test_averagepool_2d_same_lower; no error: wrong numbers)";
 };
+// tests/data/differential/seed-9183-*, seed-10062-*.
+struct conv_same_lower_pads : rc::quirk<"conv_same_lower_pads", rc::by_rule<conv_same_lower>> {
+  static constexpr std::string_view summary =
+      "Conv with auto_pad SAME_LOWER pads as SAME_UPPER does (no error: wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 pads a Conv with auto_pad SAME_LOWER as for SAME_UPPER (no error: wrong "
+      "numbers)";
+  static constexpr std::string_view remedy =
+      "over a static shape, convert writes the pads out, the extra one first";
+  static bool found(const site& s) {
+    const auto a = s.node.attribute("auto_pad");
+    if (s.op() != "Conv" || !a || a->s() != "SAME_LOWER") return false;
+    // Where each axis is padded by an even total, SAME_LOWER pads as SAME_UPPER does
+    // (node/test_conv_with_autopad_same runs right as written).
+    const auto x = s.model.static_shape(s.input(0)), w = s.model.static_shape(s.input(1));
+    if (!x || !w || x->size() != w->size()) return true;
+    const auto ints = [&](const char* name) {
+      const auto at = s.node.attribute(name);
+      return at ? at->ints() : std::vector<std::int64_t>(x->size() - 2, 1);
+    };
+    const auto strides = ints("strides"), dilations = ints("dilations");
+    for (std::size_t i = 0; i + 2 < x->size(); ++i) {
+      const auto in = (*x)[i + 2], reach = ((*w)[i + 2] - 1) * dilations[i] + 1;
+      const auto out = (in + strides[i] - 1) / strides[i];
+      if (std::max<std::int64_t>(0, (out - 1) * strides[i] + reach - in) % 2 != 0) return true;
+    }
+    return false;
+  }
+  static bool fixable(const site& s) {
+    return s.model.static_shape(s.input(0)) && s.model.static_shape(s.input(1)) &&
+           s.model.constant(s.input(1));
+  }
+};
 
 }  // namespace retarget::backends::opencv_dnn_convert::quirks
 
@@ -1331,6 +1444,9 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_off_channels,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
           retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
+          retarget::backends::opencv_dnn_convert::quirks::pads_differ_on_one_axis,
+          retarget::backends::opencv_dnn_convert::quirks::average_pool_counts_padding_rounded_up,
+          retarget::backends::opencv_dnn_convert::quirks::concat_constant_on_batch,
           retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
@@ -1362,7 +1478,8 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::concat_negative_axis,
           retarget::backends::opencv_dnn_convert::quirks::average_pool_counts_padding,
           retarget::backends::opencv_dnn_convert::quirks::max_pool_same_lower_pads,
-          retarget::backends::opencv_dnn_convert::quirks::average_pool_same_lower_pads> {};
+          retarget::backends::opencv_dnn_convert::quirks::average_pool_same_lower_pads,
+          retarget::backends::opencv_dnn_convert::quirks::conv_same_lower_pads> {};
 
 // The rules are the exact fixes the quirks name, in the list's order.
 template <>

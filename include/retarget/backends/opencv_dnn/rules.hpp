@@ -305,6 +305,50 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
+// A Conv with auto_pad SAME_LOWER: OpenCV 4.6 pads it as for SAME_UPPER, the extra row at the
+// end (no error: wrong numbers). The same Conv with the pads written out, the extra one first.
+struct conv_same_lower : rc::rule<"conv_same_lower"> {
+  static constexpr auto pattern = rc::op<"Conv">("x"_v, "w"_c, rc::optional("b"_v))
+                                      .where("auto_pad"_s == "SAME_LOWER")
+                                      .as<"conv">();
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    if (!x.has_shape() || !x.static_shape()) return rc::reject("the input's shape is not static");
+    const auto& w = m["w"_c];
+    if (!w.has_shape() || !w.static_shape()) return rc::reject("the weight's shape is not known");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto conv = *m["conv"_n].node;  // a copy: the accessor is a temporary
+    const auto shape = *m["x"_v].static_shape();
+    const auto weight = *m["w"_c].static_shape();
+    const auto spatial = weight.size() - 2;
+    const auto ints = [&](std::string_view name) {
+      const auto a = conv.attribute(name);
+      return a ? a->ints() : std::vector<std::int64_t>(spatial, 1);
+    };
+    const auto strides = ints("strides"), dilations = ints("dilations");
+    std::vector<std::int64_t> pads(2 * spatial, 0);
+    for (std::size_t i = 0; i < spatial; ++i) {
+      const auto in = shape[2 + i];
+      const auto reach = (weight[2 + i] - 1) * dilations[i] + 1;
+      const auto out = (in + strides[i] - 1) / strides[i];
+      const auto total = std::max<std::int64_t>(0, (out - 1) * strides[i] + reach - in);
+      pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
+      pads[spatial + i] = total / 2;
+    }
+    ir::node_spec spec;
+    spec.op_type = "Conv";
+    spec.name = conv.name();
+    spec.inputs = {m["x"_v], m["w"_c]};
+    if (m.has("b"_v)) spec.inputs.push_back(m["b"_v]);
+    for (const auto& a : conv.attributes())
+      if (a.name() != "auto_pad") spec.attributes.push_back(a);
+    spec.attributes.push_back(ir::attribute_entry("pads", pads));
+    return g.emit(std::move(spec)).front();
+  }
+};
+
 // A Conv or ConvTranspose without kernel_shape (ONNX infers it from the weight; some exporters
 // leave it out): OpenCV 4.6's importer needs it written. The same node with the weight's
 // spatial dims as its kernel_shape.
@@ -336,6 +380,127 @@ struct kernel_from_weight : rc::rule<Name> {
 using conv_kernel_from_weight = kernel_from_weight<"Conv", "conv_kernel_from_weight">;
 using conv_transpose_kernel_from_weight =
     kernel_from_weight<"ConvTranspose", "conv_transpose_kernel_from_weight">;
+
+// A Conv, MaxPool or AveragePool over one spatial axis ([N, C, L]) whose pads differ at its two
+// ends: OpenCV 4.6 computes the wrong length. Over [N, C, 1, L], with the kernel [1, k] and the
+// pads [0, b, 0, e], the same node is right (measured for kernels 2 and 3, strides 1 and 2, and
+// every pair of pads below the kernel); the weight gets its axis of 1 too, and the result loses
+// it again. Reshape's 0s keep N and C as they come.
+template <fixed_string Op, fixed_string Name>
+struct one_axis_in_2d : rc::rule<Name> {
+  static constexpr auto pattern = [] {
+    if constexpr (Op.view() == "Conv")
+      return rc::op<Op>("x"_v, "w"_c, rc::optional("b"_v)).template as<"node">();
+    else
+      return rc::op<Op>("x"_v).template as<"node">();
+  }();
+  static rc::verdict condition(const auto& m) {
+    const auto node = *m["node"_n].node;  // a copy: the accessor is a temporary
+    if (node.output_count() > 1 && !node.output(1).empty())
+      return rc::reject("its second output is used");
+    if (!m["x"_v].has_shape() || m["x"_v].rank() != 3)
+      return rc::reject("not over one spatial axis");
+    if (const auto a = node.attribute("auto_pad"); a && a->s() != "NOTSET")
+      return rc::reject("its pads are automatic");
+    if (const auto a = node.attribute("ceil_mode"); a && a->i() != 0)
+      return rc::reject("it rounds its length up");
+    const auto pads = node.attribute("pads");
+    if (!pads || pads->ints().size() != 2 || pads->ints()[0] == pads->ints()[1])
+      return rc::reject("its pads are the same at both ends");
+    if constexpr (Op.view() == "Conv") {
+      const auto& w = m["w"_c];
+      if (!w.has_shape() || !w.static_shape() || w.static_shape()->size() != 3)
+        return rc::reject("the weight's shape is not known");
+    }
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto node = *m["node"_n].node;
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
+    ir::node_spec spec;
+    spec.op_type = std::string(Op.view());
+    spec.name = node.name();
+    spec.inputs = {g.op("Reshape", m["x"_v], dims({0, 0, 1, -1}))};
+    if constexpr (Op.view() == "Conv") {
+      const ir::tensor_view w = g.constant_data(m["w"_c]);
+      auto w_dims = w.dims();
+      w_dims.insert(w_dims.begin() + 2, 1);
+      std::string name = m["w"_c].name() + "_2d";
+      for (int k = 1; g.has_name(name); ++k) name = m["w"_c].name() + "_2d_" + std::to_string(k);
+      spec.inputs.push_back(g.initializer(name, w.reshaped(w_dims)));
+      if (m.has("b"_v)) spec.inputs.push_back(m["b"_v]);
+    }
+    for (const auto& a : node.attributes()) {
+      const auto name = a.name();
+      if (name == "kernel_shape" || name == "strides" || name == "dilations")
+        spec.attributes.push_back(ir::attribute_entry(name, {1, a.ints().at(0)}));
+      else if (name == "pads")
+        spec.attributes.push_back(ir::attribute_entry(name, {0, a.ints()[0], 0, a.ints()[1]}));
+      else
+        spec.attributes.push_back(a);
+    }
+    return g.op("Reshape", g.emit(std::move(spec)).front(), dims({0, 0, -1}));
+  }
+};
+using conv_in_2d = one_axis_in_2d<"Conv", "conv_in_2d">;
+using max_pool_in_2d = one_axis_in_2d<"MaxPool", "max_pool_in_2d">;
+using average_pool_in_2d = one_axis_in_2d<"AveragePool", "average_pool_in_2d">;
+
+// A stored constant joined to a computed tensor along axis 0: OpenCV 4.6 gives wrong numbers
+// (values of 1e37), at every rank. Each input as one row [1, K, 1, 1], joined along axis 1, is
+// right, and read back in the output's shape holds the same elements in the same order.
+template <fixed_string Name, std::size_t Inputs>
+struct concat_on_batch_in_rows : rc::rule<Name> {
+  static_assert(Inputs == 2 || Inputs == 3, "two or three inputs");
+  static constexpr auto pattern = [] {
+    if constexpr (Inputs == 2)
+      return rc::op<"Concat">("a"_v, "b"_v).as<"concat">();
+    else
+      return rc::op<"Concat">("a"_v, "b"_v, "c"_v).as<"concat">();
+  }();
+  static std::vector<ir::value> inputs(const auto& m) {
+    if constexpr (Inputs == 2)
+      return {m["a"_v], m["b"_v]};
+    else
+      return {m["a"_v], m["b"_v], m["c"_v]};
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto in = inputs(m);
+    bool constant = false, computed = false;
+    for (const auto& v : in) {
+      if (!v.has_shape() || !v.static_shape()) return rc::reject("a shape is not static");
+      if (v.dtype() != ir::dtype::f32) return rc::reject("not float32");
+      (g.constant_data(v) ? constant : computed) = true;
+    }
+    if (!constant || !computed) return rc::reject("not a constant joined to a computed tensor");
+    const auto rank = static_cast<std::int64_t>(in[0].rank());
+    const auto axis = m["concat"_n]["axis"_i].value_or(0);
+    if (axis != 0 && axis != -rank) return rc::reject("not along axis 0");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
+    std::vector<ir::value> rows;
+    auto out = *m["a"_v].static_shape();
+    out[0] = 0;
+    for (const auto& v : inputs(m)) {
+      const auto shape = *v.static_shape();
+      out[0] += shape[0];
+      const std::vector<std::int64_t> row = {1, ir::element_count(shape), 1, 1};
+      if (const ir::tensor_view c = g.constant_data(v)) {
+        std::string name = v.name() + "_row";
+        for (int k = 1; g.has_name(name); ++k) name = v.name() + "_row_" + std::to_string(k);
+        rows.push_back(g.initializer(name, c.reshaped(row)));
+      } else {
+        rows.push_back(g.op("Reshape", v, dims(row)));
+      }
+    }
+    return g.op("Reshape", g.op("Concat", rows, "axis"_i = 1), dims(out));
+  }
+};
+using concat_on_batch_of_two = concat_on_batch_in_rows<"concat_on_batch_of_two", 2>;
+using concat_on_batch_of_three = concat_on_batch_in_rows<"concat_on_batch_of_three", 3>;
 
 // A global pooling over 5 dims or more (the 3-D video classifiers' last pooling): OpenCV 4.6
 // fails to load it. The same pooling over the input as [N, C, D·H·W, 1] pools the same elements,
@@ -791,6 +956,8 @@ inline std::optional<dims> accepted_form(std::string_view op, const dims& x, con
                                          bool constant_first) {
   if (c.size() > x.size()) return std::nullopt;
   const auto offset = x.size() - c.size();
+  for (std::size_t i = 0; i < c.size(); ++i)  // c must not widen x
+    if (c[i] != 1 && c[i] != x[offset + i]) return std::nullopt;
   std::optional<std::size_t> first, last;
   for (std::size_t i = 0; i < c.size(); ++i)
     if (c[i] != 1) {
@@ -850,10 +1017,10 @@ struct constant_in_accepted_form : rc::rule<Name> {
     const ir::tensor_view data = g.constant_data(c);
     if (data.type() != ir::dtype::f32) return rc::reject("the constant is not float32");
     const bool from_node = g.producer(c).has_value();
+    if (!broadcast::accepted_form(Op.view(), *xs, data.dims(), constant_first(m)))
+      return rc::reject("no form of the constant is one OpenCV takes here, or it widens x");
     if (broadcast::accepted(Op.view(), *xs, data.dims(), constant_first(m), from_node))
       return rc::reject("OpenCV takes the constant in this form");
-    if (!broadcast::accepted_form(Op.view(), *xs, data.dims(), constant_first(m)))
-      return rc::reject("no form of the constant is one OpenCV takes here");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
@@ -891,8 +1058,11 @@ struct with_constant_computed : rc::rule<Name> {
     const auto xs = x.has_shape() ? x.static_shape() : std::nullopt;
     if (!xs || xs->size() < 2)
       return rc::reject("the computed input is not static, of 2 dims or more");
-    if (ir::tensor_view(g.constant_data(c)).dims().size() > xs->size())
-      return rc::reject("the constant has the higher rank");
+    const auto cs = ir::tensor_view(g.constant_data(c)).dims();
+    if (cs.size() > xs->size()) return rc::reject("the constant has the higher rank");
+    for (std::size_t i = 0; i < cs.size(); ++i)
+      if (cs[i] != 1 && cs[i] != (*xs)[xs->size() - cs.size() + i])
+        return rc::reject("the constant widens the computed input");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
