@@ -636,9 +636,7 @@ struct constant_broadcast
       const auto x_name = s.input(1 - k), c_name = s.input(k);
       if (m.constant(x_name) || !m.constant(c_name)) continue;
       auto x = m.static_shape(x_name), c = m.static_shape(c_name);
-      if (!x || !c || x->size() < 2 || c->size() > x->size()) return {};
-      for (std::size_t i = 0; i < c->size(); ++i)
-        if (const auto d = (*c)[i]; d != 1 && d != (*x)[x->size() - c->size() + i]) return {};
+      if (!x || !c || x->size() < 2 || !broadcast::fits(*x, *c)) return {};
       return form{std::move(*x), std::move(*c), k == 0, !m.is_initializer(c_name)};
     }
     return {};
@@ -697,10 +695,7 @@ struct max_min_with_constant
     const bool constant_first = s.model.constant(s.input(0)) != nullptr;
     const auto x = s.model.static_shape(s.input(constant_first ? 1 : 0));
     const auto c = s.model.static_shape(s.input(constant_first ? 0 : 1));
-    if (!x || !c || x->size() < 2 || c->size() > x->size()) return false;
-    for (std::size_t i = 0; i < c->size(); ++i)  // the constant must not widen x
-      if ((*c)[i] != 1 && (*c)[i] != (*x)[x->size() - c->size() + i]) return false;
-    return true;
+    return x && c && x->size() >= 2 && broadcast::fits(*x, *c);
   }
 };
 
@@ -1401,11 +1396,9 @@ struct conv_same_lower_pads : rc::quirk<"conv_same_lower_pads", rc::by_rule<conv
       return at ? at->ints() : std::vector<std::int64_t>(x->size() - 2, 1);
     };
     const auto strides = ints("strides"), dilations = ints("dilations");
-    for (std::size_t i = 0; i + 2 < x->size(); ++i) {
-      const auto in = (*x)[i + 2], reach = ((*w)[i + 2] - 1) * dilations[i] + 1;
-      const auto out = (in + strides[i] - 1) / strides[i];
-      if (std::max<std::int64_t>(0, (out - 1) * strides[i] + reach - in) % 2 != 0) return true;
-    }
+    for (std::size_t i = 0; i + 2 < x->size(); ++i)
+      if (same_total_pad((*x)[i + 2], ((*w)[i + 2] - 1) * dilations[i] + 1, strides[i]) % 2 != 0)
+        return true;
     return false;
   }
   static bool fixable(const site& s) {

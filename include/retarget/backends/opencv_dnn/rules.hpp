@@ -262,6 +262,13 @@ struct average_pool_padded_first : rc::rule<"average_pool_padded_first"> {
   }
 };
 
+// What auto_pad SAME_* pads an axis by in all: the output is ceil(in / stride) long, and the
+// kernel reaches (k - 1) * dilation + 1. SAME_LOWER puts the odd one at the beginning.
+inline std::int64_t same_total_pad(std::int64_t in, std::int64_t reach, std::int64_t stride) {
+  const auto out = (in + stride - 1) / stride;
+  return std::max<std::int64_t>(0, (out - 1) * stride + reach - in);
+}
+
 // Pooling with auto_pad SAME_LOWER: OpenCV 4.6 pads as for SAME_UPPER, the extra row at the
 // end. The pads written out, the extra one first, are read right.
 template <fixed_string Op, fixed_string Name>
@@ -288,9 +295,7 @@ struct same_lower_pads_written : rc::rule<Name> {
     const auto spatial = kernel.size();
     std::vector<std::int64_t> pads(2 * spatial, 0);
     for (std::size_t i = 0; i < spatial; ++i) {
-      const auto in = shape[2 + i];
-      const auto out = (in + strides[i] - 1) / strides[i];
-      const auto total = std::max<std::int64_t>(0, (out - 1) * strides[i] + kernel[i] - in);
+      const auto total = same_total_pad(shape[2 + i], kernel[i], strides[i]);
       pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
       pads[spatial + i] = total / 2;
     }
@@ -330,10 +335,8 @@ struct conv_same_lower : rc::rule<"conv_same_lower"> {
     const auto strides = ints("strides"), dilations = ints("dilations");
     std::vector<std::int64_t> pads(2 * spatial, 0);
     for (std::size_t i = 0; i < spatial; ++i) {
-      const auto in = shape[2 + i];
-      const auto reach = (weight[2 + i] - 1) * dilations[i] + 1;
-      const auto out = (in + strides[i] - 1) / strides[i];
-      const auto total = std::max<std::int64_t>(0, (out - 1) * strides[i] + reach - in);
+      const auto total =
+          same_total_pad(shape[2 + i], (weight[2 + i] - 1) * dilations[i] + 1, strides[i]);
       pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
       pads[spatial + i] = total / 2;
     }
@@ -936,6 +939,16 @@ inline bool own_dims_then_ones(const dims& x, const dims& c, std::size_t at) {
 
 inline bool is_shift(std::string_view op) { return op == "Add" || op == "Sub"; }
 
+// Whether c broadcasts to x's own shape (aligned with x's last axes, no higher rank, widening
+// none of x's axes).
+inline bool fits(const dims& x, const dims& c) {
+  if (c.size() > x.size()) return false;
+  const auto offset = x.size() - c.size();
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (c[i] != 1 && c[i] != x[offset + i]) return false;
+  return true;
+}
+
 // Whether OpenCV 4.6 computes `op` right with the constant c (before x when constant_first).
 inline bool accepted(std::string_view op, const dims& x, const dims& c, bool constant_first,
                      bool from_constant_node) {
@@ -954,10 +967,8 @@ inline bool accepted(std::string_view op, const dims& x, const dims& c, bool con
 // Mul and Div by a c that varies along the batch axis or where x's axis 1 is 1).
 inline std::optional<dims> accepted_form(std::string_view op, const dims& x, const dims& c,
                                          bool constant_first) {
-  if (c.size() > x.size()) return std::nullopt;
+  if (!fits(x, c)) return std::nullopt;
   const auto offset = x.size() - c.size();
-  for (std::size_t i = 0; i < c.size(); ++i)  // c must not widen x
-    if (c[i] != 1 && c[i] != x[offset + i]) return std::nullopt;
   std::optional<std::size_t> first, last;
   for (std::size_t i = 0; i < c.size(); ++i)
     if (c[i] != 1) {
@@ -1058,11 +1069,8 @@ struct with_constant_computed : rc::rule<Name> {
     const auto xs = x.has_shape() ? x.static_shape() : std::nullopt;
     if (!xs || xs->size() < 2)
       return rc::reject("the computed input is not static, of 2 dims or more");
-    const auto cs = ir::tensor_view(g.constant_data(c)).dims();
-    if (cs.size() > xs->size()) return rc::reject("the constant has the higher rank");
-    for (std::size_t i = 0; i < cs.size(); ++i)
-      if (cs[i] != 1 && cs[i] != (*xs)[xs->size() - cs.size() + i])
-        return rc::reject("the constant widens the computed input");
+    if (!broadcast::fits(*xs, ir::tensor_view(g.constant_data(c)).dims()))
+      return rc::reject("the constant widens the computed input");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
