@@ -170,6 +170,26 @@ struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_sh
   }
 };
 
+struct expand_other_axes : rc::quirk<"expand_other_axes", rc::by_rule<expand_in_steps>> {
+  static constexpr std::string_view summary =
+      "Expand of a computed tensor grows one axis, axis 0 or 1, only: other axes or two at once "
+      "fail to load or run, or run wrong ([N, C, 1] to [N, C, K] at a batch of 2), and so does a "
+      "target shape of a lower rank or of two more";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 expands a computed tensor along axis 0 or 1 alone";
+  static constexpr std::string_view remedy =
+      "convert expands one run of axes at a time, as axis 1 of [before, 1, after]";
+  static bool found(const site& s) {
+    if (s.op() != "Expand" || s.model.constant(s.input(0))) return false;
+    const auto in = s.model.static_shape(s.input(0));
+    const auto* written = s.model.constant(s.input(1));
+    if (!in || !written) return false;
+    const auto target = ir::values_as_double(ir::tensor_view(written));
+    const auto out = expansion::output(*in, target);
+    return out && *out != *in && !expansion::accepted(*in, target, *out);
+  }
+};
+
 struct expand_shape_computed : rc::quirk<"expand_shape_computed"> {
   static constexpr std::string_view summary = "Expand's shape must be a constant";
   static constexpr std::string_view reason = "OpenCV 4.6 needs Expand's shape as a constant";
@@ -1422,6 +1442,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize,
           retarget::backends::opencv_dnn_convert::quirks::expand_one_way,
           retarget::backends::opencv_dnn_convert::quirks::expand_shape_computed,
+          retarget::backends::opencv_dnn_convert::quirks::expand_other_axes,
           retarget::backends::opencv_dnn_convert::quirks::computed_single_element,
           retarget::backends::opencv_dnn_convert::quirks::last_axis_vector,
           retarget::backends::opencv_dnn_convert::quirks::concat_outside_4d,

@@ -61,6 +61,104 @@ struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
   static ir::value replace(ir::graph&, const auto& m) { return m["x"_v]; }
 };
 
+// What OpenCV 4.6 expands a computed tensor along, measured over every set of axes at ranks 2
+// to 5 and batches 1 and 2: one axis, axis 0 or 1, at the input's rank or one more. Any other
+// axis, or two at once, fails to load or run, or ([N, C, 1] to [N, C, K] at a batch of 2) runs
+// with wrong values.
+namespace expansion {
+using dims = std::vector<std::int64_t>;
+
+// The Expand's output: in and target broadcast together; nullopt where they do not broadcast.
+inline std::optional<dims> output(const dims& in, const std::vector<double>& target) {
+  dims out(std::max(in.size(), target.size()), 1);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const auto a = k + in.size() >= out.size() ? in[k + in.size() - out.size()] : 1;
+    const auto b = k + target.size() >= out.size()
+                       ? static_cast<std::int64_t>(target[k + target.size() - out.size()])
+                       : 1;
+    if (a != b && a != 1 && b != 1) return std::nullopt;
+    out[k] = std::max(a, b);
+  }
+  return out;
+}
+
+// in's dims aligned with out's last ones.
+inline dims aligned(const dims& in, std::size_t rank) {
+  dims out(rank - in.size(), 1);
+  out.insert(out.end(), in.begin(), in.end());
+  return out;
+}
+
+// Whether OpenCV computes it as written: a target of in's rank that is the output itself (a 1
+// where in is wider is expand_one_way), or of one more (where OpenCV reads its 1s as in's dims).
+inline bool accepted(const dims& in, const std::vector<double>& target, const dims& out) {
+  if (target.size() == in.size()) {
+    for (std::size_t k = 0; k < out.size(); ++k)
+      if (static_cast<std::int64_t>(target[k]) != out[k]) return false;
+  } else if (target.size() != in.size() + 1) {
+    return false;
+  }
+  const auto a = aligned(in, out.size());
+  std::vector<std::size_t> grown;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (a[k] != out[k]) grown.push_back(k);
+  return grown.empty() || (grown.size() == 1 && grown.front() <= 1);
+}
+}  // namespace expansion
+
+// An Expand OpenCV does not take (expansion::accepted), in steps it does: for each run of
+// adjacent axes the Expand grows, a Reshape to [axes before, 1, axes after] and an Expand of
+// axis 1 to the run's size; a last Reshape to the output's shape. Exact: Reshape and Expand
+// only move and copy values.
+struct expand_in_steps : rc::rule<"expand_in_steps"> {
+  static constexpr auto pattern = rc::op<"Expand">("x"_v, "shape"_c);
+  static std::vector<double> target(const auto& m) {
+    return ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["shape"_c])));
+  }
+  static std::optional<expansion::dims> output(const auto& m) {
+    const auto& x = m["x"_v];
+    const auto in = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!in) return std::nullopt;
+    return expansion::output(*in, target(m));
+  }
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().constant_data(m["x"_v])) return rc::reject("the input is a constant (folded)");
+    const auto out = output(m);
+    if (!out) return rc::reject("the input's shape is not static, or does not broadcast");
+    const auto in = *m["x"_v].static_shape();
+    if (in == *out) return rc::reject("the input's own shape (expand_to_own_shape)");
+    if (expansion::accepted(in, target(m), *out)) return rc::reject("OpenCV expands it as written");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto out = *output(m);
+    auto now = expansion::aligned(*m["x"_v].static_shape(), out.size());
+    const auto product = [&](std::size_t from, std::size_t to) {
+      std::int64_t p = 1;
+      for (auto k = from; k < to; ++k) p *= now[k];
+      return p;
+    };
+    ir::value y = m["x"_v];
+    for (std::size_t k = 0; k < out.size();) {
+      if (now[k] == out[k]) {
+        ++k;
+        continue;
+      }
+      auto end = k;
+      std::int64_t run = 1;
+      for (; end < out.size() && now[end] != out[end]; ++end) run *= out[end];
+      const auto before = product(0, k), after = product(end, out.size());
+      y = g.op("Reshape", y, ir::ints_constant(g, {before, 1, after}));
+      y = g.op("Expand", y, ir::ints_constant(g, {before, run, after}));
+      std::copy(out.begin() + static_cast<std::ptrdiff_t>(k),
+                out.begin() + static_cast<std::ptrdiff_t>(end),
+                now.begin() + static_cast<std::ptrdiff_t>(k));
+      k = end;
+    }
+    return g.op("Reshape", y, ir::ints_constant(g, out));
+  }
+};
+
 // A division by a computed single element (LayerNorm2d's deviation once H = W = 1): OpenCV
 // broadcasts a computed divisor only along an axis, so the quotient is the product of the
 // flattened dividend with the divisor's reciprocal, as a 1 x 1 by 1 x N MatMul.
@@ -705,11 +803,12 @@ struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
     if (!m.has("c"_c)) return scaled ? rc::verdict(true) : rc::reject("nothing to fold");
     const auto c = m["c"_c].static_shape();
     if (!c) return rc::reject("C's shape is not static");
-    const auto count = ir::element_count(*c);
-    if (count != 1 &&
-        !(*c == std::vector<std::int64_t>{n} || *c == std::vector<std::int64_t>{1, n}))
+    const bool per_column =
+        *c == std::vector<std::int64_t>{n} || *c == std::vector<std::int64_t>{1, n};
+    if (ir::element_count(*c) != 1 && !per_column)
       return rc::reject("C is not one value, nor one per column");
-    if (!scaled && count != 1) return rc::reject("nothing to fold");
+    // A [1] or [1, 1] C of a one-column Gemm is one value and one per column: nothing to fold.
+    if (!scaled && per_column) return rc::reject("nothing to fold");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
@@ -729,7 +828,8 @@ struct gemm_scales_folded : rc::rule<"gemm_scales_folded"> {
         gemm["transA"_i].value_or(0) ? g.op("Transpose", m["a"_v], "perm"_i = {1, 0}) : m["a"_v];
     if (!m.has("c"_c)) return g.op("Gemm", a, weight, "transB"_i = 1);
     auto bias = m["c"_c];
-    if (ir::element_count(*bias.static_shape()) == 1)
+    const auto c = *bias.static_shape();
+    if (c != std::vector<std::int64_t>{n} && c != std::vector<std::int64_t>{1, n})
       bias = g.op("Expand", bias, ir::ints_constant(g, {n}));  // folded: a stored [N]
     return g.op("Gemm", a, weight, scaled(bias, beta), "transB"_i = 1);
   }
