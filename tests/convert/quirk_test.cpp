@@ -44,28 +44,29 @@ using namespace retarget::literals;
 using quirks = rc::quirks_for<bk::opencv_dnn>::list;
 
 // The rule set is the quirks' fixes, in the order the rules were always tried.
-static_assert(std::is_same_v<
-              rc::rules_for<bk::opencv_dnn>::rule_list,
-              boost::mp11::mp_list<
-                  cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
-                  cv::expand_in_steps, cv::single_element_divisor, cv::last_axis_scale,
-                  cv::constant_concat_in_4d, cv::constant_add_without_leading_ones, cv::add_lifted,
-                  cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted, cv::max_lifted,
-                  cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
-                  cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
-                  cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
-                  cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form,
-                  cv::conv_in_2d, cv::max_pool_in_2d, cv::average_pool_in_2d,
-                  cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
-                  cv::max_with_constant_computed, cv::min_with_constant_computed,
-                  cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
-                  cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
-                  cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
-                  cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
-                  cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
-                  cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
-                  cv::concat_axis_from_front, cv::average_pool_padded_first,
-                  cv::max_pool_same_lower, cv::average_pool_same_lower, cv::conv_same_lower>>);
+static_assert(
+    std::is_same_v<
+        rc::rules_for<bk::opencv_dnn>::rule_list,
+        boost::mp11::mp_list<
+            cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
+            cv::expand_in_steps, cv::single_element_divisor, cv::last_axis_scale,
+            cv::constant_concat_in_4d, cv::constant_add_without_leading_ones, cv::add_lifted,
+            cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted, cv::max_lifted,
+            cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
+            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
+            cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form, cv::conv_in_2d,
+            cv::max_pool_in_2d, cv::average_pool_in_2d, cv::concat_on_batch_of_two,
+            cv::concat_on_batch_of_three, cv::max_with_constant_computed,
+            cv::min_with_constant_computed, cv::conv_kernel_from_weight,
+            cv::conv_transpose_kernel_from_weight, cv::global_average_pool_in_4d,
+            cv::global_max_pool_in_4d, cv::squeeze_as_reshape, cv::unsqueeze_as_reshape,
+            cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_as_adds,
+            cv::slice_axis_by_axis, cv::constant_first_matmul, cv::gemm_scales_folded,
+            cv::cumsum_on_last_axis, cv::gather_from_front, cv::gather_one_as_slice,
+            cv::edge_pad_in_steps, cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
+            cv::average_pool_same_lower, cv::conv_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -292,6 +293,9 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"average_pool_counts_padding_rounded_up", [] { return found_by_seed("9178"); }},
       {"concat_constant_on_batch", [] { return found_by_seed("9825"); }},
       {"expand_other_axes", [] { return found_by_seed("9693"); }},
+      {"gather_index_tensor", [] { return found_by_seed("9609"); }},
+      {"window_wider_than_input", [] { return found_by_seed("9796"); }},
+      {"edge_pad_wider_than_input", [] { return found_by_seed("9466"); }},
       {"conv_same_lower_pads", [] { return found_by_seed("9183"); }},
       {"leading_ones_constant",
        [] {

@@ -597,6 +597,39 @@ struct average_pool_counts_padding_rounded_up
   }
 };
 
+// tests/data/differential/seed-9796-*: an AveragePool of kernel 2 over a length of 1. ONNX's
+// shape inference and ONNX Runtime give it a length of 1; OpenCV computes a negative one.
+struct window_wider_than_input : rc::quirk<"window_wider_than_input"> {
+  static constexpr std::string_view summary =
+      "Conv, MaxPool and AveragePool with a (dilated) kernel wider than the padded input fail "
+      "when the net runs";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 cannot apply a window wider than the padded input";
+  static bool found(const site& s) {
+    if (s.op() != "Conv" && s.op() != "MaxPool" && s.op() != "AveragePool") return false;
+    const auto auto_pad = s.node.attribute("auto_pad");
+    if (auto_pad && auto_pad->s().starts_with("SAME")) return false;
+    const auto in = s.model.static_shape(s.input(0));
+    const auto kernel = s.node.attribute("kernel_shape");
+    if (!in || in->size() < 3 || !kernel) return false;
+    const auto spatial = in->size() - 2;
+    const auto ints = [&](const char* name, std::size_t n, std::int64_t fill) {
+      const auto a = s.node.attribute(name);
+      auto v = a ? a->ints() : std::vector<std::int64_t>{};
+      if (v.size() != n) v.assign(n, fill);
+      return v;
+    };
+    const auto k = kernel->ints();
+    if (k.size() != spatial) return false;
+    const auto pads = auto_pad && auto_pad->s() == "VALID" ? std::vector<std::int64_t>(2 * spatial)
+                                                           : ints("pads", 2 * spatial, 0);
+    const auto dilations = ints("dilations", spatial, 1);
+    for (std::size_t i = 0; i < spatial; ++i)
+      if ((k[i] - 1) * dilations[i] + 1 > (*in)[i + 2] + pads[i] + pads[i + spatial]) return true;
+    return false;
+  }
+};
+
 // tests/data/differential/seed-9030-*, seed-9825-*: a [2, 5, 7, 2] constant joined before a
 // computed [4, 5, 7, 2] came out with values of 1e28 and more.
 struct concat_constant_on_batch
@@ -1044,7 +1077,8 @@ struct cumsum_off_last_axis : rc::quirk<"cumsum_off_last_axis", rc::by_rule<cums
 };
 
 // tests/data/differential/seed-1027-* (a negative axis: heap corruption), seed-1006-*.
-struct gather_computed : rc::quirk<"gather_computed", rc::by_rule<gather_from_front>> {
+struct gather_computed
+    : rc::quirk<"gather_computed", rc::by_rule<gather_from_front, gather_one_as_slice>> {
   static constexpr std::string_view summary =
       "a Gather from a computed tensor takes one index, and its axis and index from the front "
       "(a negative axis corrupts the heap)";
@@ -1065,6 +1099,22 @@ struct gather_computed : rc::quirk<"gather_computed", rc::by_rule<gather_from_fr
   static bool fixable(const site& s) {
     return ir::tensor_view(s.model.constant(s.input(1))).element_count() == 1 &&
            s.model.static_shape(s.input(0)).has_value();
+  }
+};
+
+// tests/data/differential/seed-9609-*, seed-9641-*, seed-9816-*.
+struct gather_index_tensor : rc::quirk<"gather_index_tensor", rc::by_rule<gather_one_as_slice>> {
+  static constexpr std::string_view summary =
+      "a Gather of one index held in a tensor (shape [1], not a scalar) from a computed tensor "
+      "of 2 dims or more drops the axis as for a scalar index: a wrong shape, no error";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 drops the gathered axis whatever the index's rank";
+  static constexpr std::string_view remedy = "convert writes it as a Slice of the axis";
+  static bool found(const site& s) {
+    if (s.op() != "Gather" || s.model.constant(s.input(0))) return false;
+    const ir::tensor_view i = s.model.constant(s.input(1));
+    const auto in = s.model.static_shape(s.input(0));
+    return i && i.element_count() == 1 && !i.dims().empty() && in && in->size() >= 2;
   }
 };
 
@@ -1162,6 +1212,29 @@ struct pad_mode_outside_2d : rc::quirk<"pad_mode_outside_2d"> {
     }
     // [b0, b1, b2, b3, e0, e1, e2, e3]: axes 0 and 1 unpadded.
     return pads.size() != 8 || pads[0] || pads[1] || pads[4] || pads[5];
+  }
+};
+
+// tests/data/differential/seed-9466-*: a [1, 3, 1, 1] padded by 2 at both ends of axis 2.
+struct edge_pad_wider_than_input
+    : rc::quirk<"edge_pad_wider_than_input", rc::by_rule<edge_pad_in_steps>> {
+  static constexpr std::string_view summary =
+      "Pad in edge mode by more than the input's length at an end fails when the net runs";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 pads in edge mode by at most the input's length at each end";
+  static constexpr std::string_view remedy =
+      "convert pads in steps, each at most the length padded so far";
+  static bool found(const site& s) {
+    if (s.op() != "Pad") return false;
+    const auto mode = s.node.attribute("mode");
+    const auto in = s.model.static_shape(s.input(0));
+    const ir::tensor_view t = s.model.constant(s.input(1));
+    if (!mode || mode->s() != "edge" || !in || !t) return false;
+    const auto pads = ints_of(t);
+    if (pads.size() != 2 * in->size()) return false;
+    for (std::size_t i = 0; i < pads.size(); ++i)
+      if (pads[i] > (*in)[i % in->size()]) return true;
+    return false;
   }
 };
 
@@ -1460,6 +1533,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::pads_differ_on_one_axis,
           retarget::backends::opencv_dnn_convert::quirks::average_pool_counts_padding_rounded_up,
+          retarget::backends::opencv_dnn_convert::quirks::window_wider_than_input,
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_on_batch,
           retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
@@ -1478,9 +1552,11 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::gemm_scales_and_bias,
           retarget::backends::opencv_dnn_convert::quirks::cumsum_off_last_axis,
           retarget::backends::opencv_dnn_convert::quirks::gather_computed,
+          retarget::backends::opencv_dnn_convert::quirks::gather_index_tensor,
           retarget::backends::opencv_dnn_convert::quirks::conv_transpose_unsupported,
           retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
           retarget::backends::opencv_dnn_convert::quirks::pad_mode_outside_2d,
+          retarget::backends::opencv_dnn_convert::quirks::edge_pad_wider_than_input,
           retarget::backends::opencv_dnn_convert::quirks::add_broadcast_over_batch,
           retarget::backends::opencv_dnn_convert::quirks::softmax_coerced_to_2d,
           retarget::backends::opencv_dnn_convert::quirks::unsupported_forms,

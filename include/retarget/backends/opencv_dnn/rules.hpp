@@ -879,8 +879,11 @@ struct gather_from_front : rc::rule<"gather_from_front"> {
     if (m.graph().constant_data(m["x"_v])) return rc::reject("a constant: convert folds it");
     const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
     if (!shape) return rc::reject("the input's shape is not static");
-    const auto index = ir::values_as_double(ir::tensor_view(m.graph().constant_data(m["i"_c])));
+    const ir::tensor_view i = m.graph().constant_data(m["i"_c]);
+    const auto index = ir::values_as_double(i);
     if (index.size() != 1) return rc::reject("more than one index");
+    if (!i.dims().empty() && shape->size() >= 2)
+      return rc::reject("an index tensor, not a scalar (gather_one_as_slice)");
     if (m["gather"_n]["axis"_i].value_or(0) >= 0 && index[0] >= 0)
       return rc::reject("the axis and the index count from the front");
     return true;
@@ -895,6 +898,73 @@ struct gather_from_front : rc::rule<"gather_from_front"> {
     const auto indices =
         g.constant(ir::tensor::of<std::int64_t>({index}, *m["i"_c].static_shape()));
     return g.op("Gather", m["x"_v], indices, "axis"_i = axis);
+  }
+};
+
+// A Gather of one index held in a tensor ([1], not a scalar) from a computed tensor of 2 dims or
+// more: OpenCV drops the axis as for a scalar index. The same values are a Slice of the axis
+// (measured right at ranks 2 to 5 on every axis), reshaped where the index has 2 dims or more.
+struct gather_one_as_slice : rc::rule<"gather_one_as_slice"> {
+  static constexpr auto pattern = rc::op<"Gather">("x"_v, "i"_c).as<"gather">();
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().constant_data(m["x"_v])) return rc::reject("a constant: convert folds it");
+    const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    if (shape->size() < 2) return rc::reject("a 1-D input, which OpenCV slices as it should");
+    const ir::tensor_view i = m.graph().constant_data(m["i"_c]);
+    if (i.element_count() != 1) return rc::reject("more than one index");
+    if (i.dims().empty()) return rc::reject("a scalar index, whose axis goes (gather_from_front)");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    auto shape = *m["x"_v].static_shape();
+    const auto rank = static_cast<std::int64_t>(shape.size());
+    auto axis = m["gather"_n]["axis"_i].value_or(0);
+    if (axis < 0) axis += rank;
+    const auto size = shape[static_cast<std::size_t>(axis)];
+    const ir::tensor_view i = g.constant_data(m["i"_c]);
+    auto index = ir::values_as_int64(i).front();
+    if (index < 0) index += size;
+    auto y = g.op("Slice", m["x"_v], ir::ints_constant(g, {index}),
+                  ir::ints_constant(g, {index + 1}), ir::ints_constant(g, {axis}));
+    const auto index_dims = i.dims();
+    if (index_dims.size() == 1) return y;
+    // The axis becomes the index's dims, all ones.
+    shape.erase(shape.begin() + axis);
+    shape.insert(shape.begin() + axis, index_dims.begin(), index_dims.end());
+    return g.op("Reshape", y, ir::ints_constant(g, shape));
+  }
+};
+
+// Pad in edge mode by more than the input's length at an end: the same Pad in steps, each by
+// at most the length padded so far. Exact: an edge of the edge is the edge.
+struct edge_pad_in_steps : rc::rule<"edge_pad_in_steps"> {
+  static constexpr auto pattern =
+      rc::op<"Pad">("x"_v, "pads"_c, rc::optional("value"_c)).where("mode"_s == "edge");
+  static rc::verdict condition(const auto& m) {
+    const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!shape) return rc::reject("the input's shape is not static");
+    const auto pads = ir::values_as_int64(ir::tensor_view(m.graph().constant_data(m["pads"_c])));
+    if (pads.size() != 2 * shape->size()) return rc::reject("not one pair of pads per axis");
+    for (std::size_t i = 0; i < pads.size(); ++i)
+      if (pads[i] > (*shape)[i % shape->size()]) return true;
+    return rc::reject("no end is padded by more than the input's length");
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    auto length = *m["x"_v].static_shape();
+    auto left = ir::values_as_int64(ir::tensor_view(g.constant_data(m["pads"_c])));
+    const auto rank = length.size();
+    ir::value y = m["x"_v];
+    while (std::any_of(left.begin(), left.end(), [](auto p) { return p > 0; })) {
+      std::vector<std::int64_t> step(2 * rank);
+      for (std::size_t i = 0; i < step.size(); ++i) {
+        step[i] = std::min(left[i], length[i % rank]);
+        left[i] -= step[i];
+      }
+      for (std::size_t a = 0; a < rank; ++a) length[a] += step[a] + step[a + rank];
+      y = g.op("Pad", y, ir::ints_constant(g, step), "mode"_s = "edge");
+    }
+    return y;
   }
 };
 
