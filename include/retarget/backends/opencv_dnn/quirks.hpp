@@ -197,30 +197,23 @@ struct expand_shape_computed : rc::quirk<"expand_shape_computed"> {
 };
 
 struct computed_single_element
-    : rc::quirk<"computed_single_element", rc::by_rule<single_element_divisor>> {
+    : rc::quirk<"computed_single_element",
+                rc::by_rule<single_element_divisor, add_single_element_expanded,
+                            sub_single_element_expanded, mul_single_element_expanded,
+                            div_single_element_expanded>> {
   static constexpr std::string_view summary =
       "a computed single element is not broadcast over another computed input (LayerNorm2d's "
-      "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean); a division is "
-      "rewritten as a 1 x 1 by 1 x N MatMul with its reciprocal";
+      "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean, a LayerNorm over "
+      "every axis of a batch of one); a division by it is rewritten as a 1 x 1 by 1 x N MatMul "
+      "with its reciprocal, other uses expand it to the other input's shape first";
   static constexpr std::string_view reason =
       "OpenCV 4.6 cannot broadcast a computed single element over another input";
   static bool found(const site& s) {
     if (s.op() != "Div" && s.op() != "Mul" && s.op() != "Add" && s.op() != "Sub") return false;
     const auto& m = s.model;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
-    if (!a || !b || m.constant(s.input(0)) || m.constant(s.input(1)) || *a == *b) return false;
-    const auto single = [](const std::vector<std::int64_t>& d) {
-      return !d.empty() && std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
-    };
-    // Either side (node/test_layer_normalization_*_expanded subtracts a [1, 1] mean; the
-    // softmax of node/test_softmax_example_expanded runs only as the layer OpenCV fuses it to).
-    // Div and Mul by it fail; Add and Sub of it run right over a 4-D batch of one (ConvNeXt's
-    // [1, C, 1, 1] minus its mean), not over [1, 12] (node/test_layer_normalization_2d_axis0_
-    // expanded) nor a batch of more than one.
-    const auto fails_over = [&](const std::vector<std::int64_t>& other) {
-      return s.op() == "Div" || s.op() == "Mul" || other.size() < 4 || other[0] != 1;
-    };
-    return (single(*b) && fails_over(*a)) || (single(*a) && fails_over(*b));
+    if (!a || !b || m.constant(s.input(0)) || m.constant(s.input(1))) return false;
+    return single_element_broadcast(s.op(), *a, *b).has_value();
   }
 };
 

@@ -1225,6 +1225,65 @@ using mul_constant_in_accepted_form =
 using div_constant_in_accepted_form =
     constant_in_accepted_form<"Div", "div_constant_in_accepted_form">;
 
+// Which input of `op` (Add, Sub, Mul or Div) on two computed tensors is a single element
+// broadcast over the other, where OpenCV 4.6 fails on it (0 or 1; nullopt where neither is, or
+// it has the higher rank). Every such Mul and Div fails to load or run, and every such Add and
+// Sub but the element after a [1, 1, H, W] (measured over 4-D batches of one, [1, 4],
+// [1, 2, 3] and 5-D, ReduceMean's and GlobalAveragePool's single elements alike;
+// tests/data/differential/seed-9908-*).
+inline std::optional<std::size_t> single_element_broadcast(std::string_view op,
+                                                           const std::vector<std::int64_t>& a,
+                                                           const std::vector<std::int64_t>& b) {
+  const auto single = [](const std::vector<std::int64_t>& d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
+  };
+  if (a == b) return std::nullopt;
+  if (single(b) && b.size() <= a.size()) {
+    const bool runs = (op == "Add" || op == "Sub") && a.size() == 4 && a[0] == 1 && a[1] == 1;
+    return runs ? std::nullopt : std::optional<std::size_t>(1);
+  }
+  if (single(a) && a.size() <= b.size()) return 0;
+  return std::nullopt;
+}
+
+// A computed single element broadcast over another computed tensor in an Add, Sub or Mul, or
+// divided by one: the element expanded to the other's shape first (an Expand that
+// expand_in_steps writes in steps OpenCV takes), so the op joins two tensors of one shape.
+// Exact: an Expand copies. A division by the element is single_element_divisor's.
+template <fixed_string Op, fixed_string Name>
+struct single_element_expanded : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("a"_v, "b"_v);
+  static std::optional<std::size_t> side(const auto& m) {
+    const auto& g = m.graph();
+    const auto &a = m["a"_v], &b = m["b"_v];
+    if (g.constant_data(a) || g.constant_data(b)) return std::nullopt;
+    const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
+    const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!as || !bs) return std::nullopt;
+    return single_element_broadcast(Op.view(), *as, *bs);
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto s = side(m);
+    if (!s) return rc::reject("no computed single element broadcast over a computed tensor");
+    if (Op.view() == "Div" && *s == 1)
+      return rc::reject("a division by it (single_element_divisor)");
+    if (m["a"_v].dtype() != ir::dtype::f32) return rc::reject("not float32");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const bool first = *side(m) == 0;
+    const auto& other = first ? m["b"_v] : m["a"_v];
+    const auto expanded =
+        g.op("Expand", first ? m["a"_v] : m["b"_v], ir::ints_constant(g, *other.static_shape()));
+    const ir::value in[] = {first ? expanded : other, first ? other : expanded};
+    return variadic(g, Op.view(), in);
+  }
+};
+using add_single_element_expanded = single_element_expanded<"Add", "add_single_element_expanded">;
+using sub_single_element_expanded = single_element_expanded<"Sub", "sub_single_element_expanded">;
+using mul_single_element_expanded = single_element_expanded<"Mul", "mul_single_element_expanded">;
+using div_single_element_expanded = single_element_expanded<"Div", "div_single_element_expanded">;
+
 // Max and Min with a stored constant (OpenCV 4.6 fails to load them: its Max and Min take
 // computed inputs only): the constant made a computed tensor, Sigmoid(x) * 0 + c, which is c
 // for every x (Sigmoid is finite), as the Clip rewrite makes its bounds.
