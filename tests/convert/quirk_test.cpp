@@ -49,12 +49,13 @@ static_assert(
         rc::rules_for<bk::opencv_dnn>::rule_list,
         boost::mp11::mp_list<
             cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
-            cv::expand_in_steps, cv::single_element_divisor, cv::add_single_element_expanded,
-            cv::sub_single_element_expanded, cv::mul_single_element_expanded,
-            cv::div_single_element_expanded, cv::last_axis_scale, cv::constant_concat_in_4d,
-            cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
-            cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
-            cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::expand_in_steps, cv::single_element_divisor, cv::add_broadcast_expanded,
+            cv::sub_broadcast_expanded, cv::mul_broadcast_expanded, cv::div_broadcast_expanded,
+            cv::last_axis_scale, cv::constant_concat_in_4d, cv::constant_add_without_leading_ones,
+            cv::add_lifted, cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted,
+            cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
+            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::max_broadcast_expanded,
+            cv::min_broadcast_expanded, cv::sum_broadcast_expanded,
             cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
             cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form, cv::conv_in_2d,
             cv::max_pool_in_2d, cv::average_pool_in_2d, cv::concat_on_batch_of_two,
@@ -112,9 +113,8 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        }},
       {"eltwise_below_2d", [] { return test_model("node/test_min_example"); }},
       {"no_mean", [] { return test_model("node/test_mean_example"); }},
-      {"computed_broadcast_across_ranks", [] { return test_model("node/test_add_bcast"); }},
-      {"computed_broadcast_off_channels",
-       [] { return test_model("node/test_layer_normalization_2d_axis1_expanded"); }},
+      {"computed_broadcast_across_ranks", [] { return test_model("node/test_greater_bcast"); }},
+      {"computed_broadcast", [] { return found_by_seed("9309"); }},
       {"constant_along_axis_0",
        [] { return test_model("pytorch-converted/test_PoissonNLLLLoss_no_reduce"); }},
       {"instance_norm_batch",
@@ -167,14 +167,6 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"conv_transpose_unsupported", [] { return found_by_seed("1017"); }},
       {"resize_nearest_modes", [] { return found_by_seed("5006"); }},
       {"pad_mode_outside_2d", [] { return found_by_seed("1015"); }},
-      {"add_broadcast_over_batch",
-       [] {
-         // As tests/data/differential/seed-5067-*'s LayerNormalization is decomposed.
-         rx::graph g(13);
-         auto x = g.input("x", rx::dtype::f32, {2, 7, 2});
-         auto r = g.op("Relu", x);
-         return finish(g, g.op("Sub", r, g.op("ReduceMean", r, "axes"_i = {2})));
-       }},
       {"unsupported_forms", [] { return found_by_seed("7096"); }},  // Split into 1 and 4
       {"softmax_coerced_to_2d",
        [] {

@@ -198,9 +198,8 @@ struct expand_shape_computed : rc::quirk<"expand_shape_computed"> {
 
 struct computed_single_element
     : rc::quirk<"computed_single_element",
-                rc::by_rule<single_element_divisor, add_single_element_expanded,
-                            sub_single_element_expanded, mul_single_element_expanded,
-                            div_single_element_expanded>> {
+                rc::by_rule<single_element_divisor, add_broadcast_expanded, sub_broadcast_expanded,
+                            mul_broadcast_expanded, div_broadcast_expanded>> {
   static constexpr std::string_view summary =
       "a computed single element is not broadcast over another computed input (LayerNorm2d's "
       "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean, a LayerNorm over "
@@ -462,12 +461,11 @@ struct eltwise_below_2d
 // Two computed inputs of different ranks (node/test_add_bcast: [3, 4, 5] + [5]) fail when the
 // net runs; OpenCV broadcasts a constant, not a computed tensor, across ranks.
 struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ranks"> {
-  // Mul and Div broadcast across ranks (node/test_mul_bcast, node/test_div_bcast run right).
-  static constexpr std::string_view ops[] = {"Add",     "Sub",  "Pow",   "Min", "Max",
-                                             "Greater", "Less", "Equal", "Sum"};
+  // Add, Sub, Mul, Div, Min, Max and Sum are computed_broadcast's, which convert expands.
+  static constexpr std::string_view ops[] = {"Pow", "Greater", "Less", "Equal"};
   static constexpr std::string_view summary =
-      "Add, Sub, Pow, Min, Max, Greater, Less, Equal and Sum over two computed inputs of "
-      "different ranks fail when the net runs (node/test_add_bcast, node/test_greater_bcast)";
+      "Pow, Greater, Less and Equal over two computed inputs of different ranks fail when the "
+      "net runs (node/test_greater_bcast)";
   static constexpr std::string_view reason =
       "OpenCV 4.6 fails at run time broadcasting two computed inputs of different ranks";
   static bool found(const site& s) {
@@ -484,39 +482,31 @@ struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ra
   }
 };
 
-// Two computed inputs of one rank and different shapes: OpenCV 4.6 broadcasts a computed
-// tensor along the channels only ([N, C, H, W] by [N, C, 1, 1], a squeeze-and-excitation
-// gate); [3, 4] by [3, 1] fails when the net runs (node/test_layer_normalization_*_expanded).
-struct computed_broadcast_off_channels : rc::quirk<"computed_broadcast_off_channels"> {
+// Two computed inputs of different shapes, neither a single element (computed_single_element's):
+// tests/data/differential/seed-5067-* (a LayerNormalization decomposed over a batch of 2: wrong
+// numbers), seed-9309-* (a Sum broadcast both ways: a wrong shape), node/test_add_bcast,
+// node/test_layer_normalization_*_expanded (failures at run time).
+struct computed_broadcast
+    : rc::quirk<"computed_broadcast",
+                rc::by_rule<add_broadcast_expanded, sub_broadcast_expanded, mul_broadcast_expanded,
+                            div_broadcast_expanded, max_broadcast_expanded, min_broadcast_expanded,
+                            sum_broadcast_expanded>> {
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
   static constexpr std::string_view summary =
-      "an elementwise op over two computed inputs of one rank broadcasts only a per-channel "
-      "[N, C, 1, 1] input, or one axis in 3-D or more; others fail when the net runs "
-      "(node/test_layer_normalization_*_expanded)";
+      "an elementwise op over two computed inputs broadcast to each other is right only for Mul "
+      "and Div per channel ([N, C, 1, 1] over [N, C, H, W]) or along one axis in 3-D or more; "
+      "other forms fail to load or run, or give wrong numbers or shapes (no error)";
   static constexpr std::string_view reason =
-      "OpenCV 4.6 broadcasts a computed input only along the channels, and fails at run time";
-  static bool per_channel(const std::vector<std::int64_t>& big,
-                          const std::vector<std::int64_t>& small) {
-    // In 3-D or more: [2, 3] by [1, 3] fails (pytorch-operator/test_operator_add_size1_singleton_
-    // broadcast).
-    if (big.size() < 3 || (small[0] != 1 && small[0] != big[0]) || small[1] != big[1]) return false;
-    return std::all_of(small.begin() + 2, small.end(), [](auto d) { return d == 1; });
-  }
+      "OpenCV 4.6 broadcasts two computed inputs in few forms";
+  static constexpr std::string_view remedy =
+      "convert expands each input to the output's shape first";
   static bool found(const site& s) {
-    if (s.op() != "Add" && s.op() != "Sub" && s.op() != "Mul" && s.op() != "Div") return false;
+    if (!op_in(s.op(), ops) || s.node.input_count() != 2) return false;
     const auto& m = s.model;
-    if (s.node.input_count() != 2 || m.constant(s.input(0)) || m.constant(s.input(1))) return false;
+    if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
-    if (!a || !b || a->size() != b->size() || *a == *b) return false;
-    const auto single = [](const std::vector<std::int64_t>& d) {
-      return std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
-    };
-    if (single(*a) || single(*b)) return false;  // computed_single_element's
-    // A reduction over one axis kept ([3, 1, 5] by [3, 4, 5]) is broadcast right in 3-D or more
-    // (node/test_softmax_axis_*_expanded).
-    std::size_t differing = 0;
-    for (std::size_t i = 0; i < a->size(); ++i) differing += (*a)[i] != (*b)[i];
-    if (a->size() >= 3 && differing == 1) return false;
-    return !per_channel(*a, *b) && !per_channel(*b, *a);
+    if (!a || !b || broadcast::single(*a) || broadcast::single(*b)) return false;
+    return !broadcast::computed_taken(s.op(), *a, *b);
   }
 };
 
@@ -1231,31 +1221,6 @@ struct edge_pad_wider_than_input
   }
 };
 
-// An Add or Sub of two computed tensors of one rank that broadcasts along any axis but the
-// first fails when the net runs, or gives wrong numbers ([2, 7, 2] - [2, 7, 1]), once the batch
-// is more than 1 (tests/data/differential/seed-5067-*: a LayerNormalization decomposed). Mul
-// and Div broadcast right.
-struct add_broadcast_over_batch : rc::quirk<"add_broadcast_over_batch"> {
-  static constexpr std::string_view summary =
-      "an Add or Sub of two computed tensors that broadcasts along another axis than the first "
-      "fails or gives wrong numbers once the batch is more than 1";
-  static constexpr std::string_view reason =
-      "OpenCV 4.6 broadcasts a computed input of Add or Sub wrongly over a batch of more than 1";
-  static bool found(const site& s) {
-    if ((s.op() != "Add" && s.op() != "Sub") || s.node.input_count() != 2) return false;
-    const auto& m = s.model;
-    if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
-    const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
-    if (!a || !b || a->size() != b->size() || a->size() < 2 || *a == *b) return false;
-    // Measured with both batches above 1; a per-channel [1, C, 1, 1] over [N, C, H, W] is right
-    // (node/test_mvn_expanded).
-    if ((*a)[0] <= 1 || (*b)[0] <= 1) return false;
-    for (std::size_t i = 1; i < a->size(); ++i)
-      if ((*a)[i] != (*b)[i]) return true;
-    return false;
-  }
-};
-
 // More of what a quarter of an hour of the differential generator found (seeds 7000 on), each
 // refused with its reason; the first model of each kind is in tests/data/differential.
 struct unsupported_forms : rc::quirk<"unsupported_forms"> {
@@ -1521,7 +1486,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::parameter_computed,
           retarget::backends::opencv_dnn_convert::quirks::eltwise_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
-          retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_off_channels,
+          retarget::backends::opencv_dnn_convert::quirks::computed_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
           retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::pads_differ_on_one_axis,
@@ -1550,7 +1515,6 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
           retarget::backends::opencv_dnn_convert::quirks::pad_mode_outside_2d,
           retarget::backends::opencv_dnn_convert::quirks::edge_pad_wider_than_input,
-          retarget::backends::opencv_dnn_convert::quirks::add_broadcast_over_batch,
           retarget::backends::opencv_dnn_convert::quirks::softmax_coerced_to_2d,
           retarget::backends::opencv_dnn_convert::quirks::unsupported_forms,
           retarget::backends::opencv_dnn_convert::quirks::second_output_not_computed,

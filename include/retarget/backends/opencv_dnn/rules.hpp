@@ -68,18 +68,22 @@ struct expand_to_own_shape : rc::rule<"expand_to_own_shape"> {
 namespace expansion {
 using dims = std::vector<std::int64_t>;
 
-// The Expand's output: in and target broadcast together; nullopt where they do not broadcast.
-inline std::optional<dims> output(const dims& in, const std::vector<double>& target) {
-  dims out(std::max(in.size(), target.size()), 1);
+// a and b broadcast together (aligned from the right); nullopt where they do not broadcast.
+inline std::optional<dims> joined(const dims& a, const dims& b) {
+  dims out(std::max(a.size(), b.size()), 1);
   for (std::size_t k = 0; k < out.size(); ++k) {
-    const auto a = k + in.size() >= out.size() ? in[k + in.size() - out.size()] : 1;
-    const auto b = k + target.size() >= out.size()
-                       ? static_cast<std::int64_t>(target[k + target.size() - out.size()])
-                       : 1;
-    if (a != b && a != 1 && b != 1) return std::nullopt;
-    out[k] = std::max(a, b);
+    const auto x = k + a.size() >= out.size() ? a[k + a.size() - out.size()] : 1;
+    const auto y = k + b.size() >= out.size() ? b[k + b.size() - out.size()] : 1;
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[k] = std::max(x, y);
   }
   return out;
+}
+// The Expand's output: in and the target shape written broadcast together.
+inline std::optional<dims> output(const dims& in, const std::vector<double>& target) {
+  dims t;
+  for (const auto d : target) t.push_back(static_cast<std::int64_t>(d));
+  return joined(in, t);
 }
 
 // in's dims aligned with out's last ones.
@@ -1109,6 +1113,11 @@ inline bool own_dims_then_ones(const dims& x, const dims& c, std::size_t at) {
 
 inline bool is_shift(std::string_view op) { return op == "Add" || op == "Sub"; }
 
+// Whether d is one element held in one or more axes.
+inline bool single(const dims& d) {
+  return !d.empty() && std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
+}
+
 // Whether c broadcasts to x's own shape (aligned with x's last axes, no higher rank, widening
 // none of x's axes).
 inline bool fits(const dims& x, const dims& c) {
@@ -1234,55 +1243,75 @@ using div_constant_in_accepted_form =
 inline std::optional<std::size_t> single_element_broadcast(std::string_view op,
                                                            const std::vector<std::int64_t>& a,
                                                            const std::vector<std::int64_t>& b) {
-  const auto single = [](const std::vector<std::int64_t>& d) {
-    return !d.empty() && std::all_of(d.begin(), d.end(), [](auto x) { return x == 1; });
-  };
   if (a == b) return std::nullopt;
-  if (single(b) && b.size() <= a.size()) {
+  if (broadcast::single(b) && b.size() <= a.size()) {
     const bool runs = (op == "Add" || op == "Sub") && a.size() == 4 && a[0] == 1 && a[1] == 1;
     return runs ? std::nullopt : std::optional<std::size_t>(1);
   }
-  if (single(a) && a.size() <= b.size()) return 0;
+  if (broadcast::single(a) && a.size() <= b.size()) return 0;
   return std::nullopt;
 }
 
-// A computed single element broadcast over another computed tensor in an Add, Sub or Mul, or
-// divided by one: the element expanded to the other's shape first (an Expand that
-// expand_in_steps writes in steps OpenCV takes), so the op joins two tensors of one shape.
-// Exact: an Expand copies. A division by the element is single_element_divisor's.
+namespace broadcast {
+// Whether OpenCV 4.6 computes `op` (Add, Sub, Mul, Div, Max, Min or a Sum of two) over two
+// computed inputs of shapes a and b as written. Measured over every pair of shapes that
+// broadcast to one of ranks 2 to 4 at batches 1 and 2, either input of lower rank: Mul and Div
+// only per channel ([N, C, 1, 1] over [N, C, H, W]) or along one axis in 3-D or more; Add, Sub,
+// Max, Min and Sum in no form reliably (each fails to load or run, or runs wrong, for some
+// producer of the same shapes: tests/data/differential/seed-5067-*, seed-9309-*).
+inline bool computed_taken(std::string_view op, const dims& a, const dims& b) {
+  if (a == b) return true;
+  if (single(a) || single(b)) return !single_element_broadcast(op, a, b).has_value();
+  if ((op != "Mul" && op != "Div") || a.size() != b.size() || a.size() < 3) return false;
+  const auto per_channel = [](const dims& big, const dims& small) {
+    return (small[0] == 1 || small[0] == big[0]) && small[1] == big[1] &&
+           std::all_of(small.begin() + 2, small.end(), [](auto d) { return d == 1; });
+  };
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) differing += a[i] != b[i];
+  return differing == 1 || per_channel(a, b) || per_channel(b, a);
+}
+
+}  // namespace broadcast
+
+// An Add, Sub, Mul, Div, Max, Min or Sum of two computed tensors broadcast in a form OpenCV
+// does not take (broadcast::computed_taken): each input expanded to the output's shape first
+// (an Expand that expand_in_steps writes in steps OpenCV takes), so the op joins two tensors of
+// one shape. Exact: an Expand copies. A division by a single element is single_element_divisor's.
 template <fixed_string Op, fixed_string Name>
-struct single_element_expanded : rc::rule<Name> {
+struct computed_broadcast_expanded : rc::rule<Name> {
   static constexpr auto pattern = rc::op<Op>("a"_v, "b"_v);
-  static std::optional<std::size_t> side(const auto& m) {
+  static rc::verdict condition(const auto& m) {
     const auto& g = m.graph();
     const auto &a = m["a"_v], &b = m["b"_v];
-    if (g.constant_data(a) || g.constant_data(b)) return std::nullopt;
+    if (g.constant_data(a) || g.constant_data(b)) return rc::reject("an input is a constant");
     const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
     const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
-    if (!as || !bs) return std::nullopt;
-    return single_element_broadcast(Op.view(), *as, *bs);
-  }
-  static rc::verdict condition(const auto& m) {
-    const auto s = side(m);
-    if (!s) return rc::reject("no computed single element broadcast over a computed tensor");
-    if (Op.view() == "Div" && *s == 1)
-      return rc::reject("a division by it (single_element_divisor)");
-    if (m["a"_v].dtype() != ir::dtype::f32) return rc::reject("not float32");
+    if (!as || !bs) return rc::reject("a shape is not static");
+    if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    if (broadcast::computed_taken(Op.view(), *as, *bs)) return rc::reject("OpenCV takes the form");
+    if (Op.view() == "Div" && broadcast::single(*bs))
+      return rc::reject("a division by a single element (single_element_divisor)");
+    if (!expansion::joined(*as, *bs)) return rc::reject("the shapes do not broadcast");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const bool first = *side(m) == 0;
-    const auto& other = first ? m["b"_v] : m["a"_v];
-    const auto expanded =
-        g.op("Expand", first ? m["a"_v] : m["b"_v], ir::ints_constant(g, *other.static_shape()));
-    const ir::value in[] = {first ? expanded : other, first ? other : expanded};
+    const auto &a = m["a"_v], &b = m["b"_v];
+    const auto out = *expansion::joined(*a.static_shape(), *b.static_shape());
+    const auto grown = [&](const ir::value& v) {
+      return *v.static_shape() == out ? v : g.op("Expand", v, ir::ints_constant(g, out));
+    };
+    const ir::value in[] = {grown(a), grown(b)};
     return variadic(g, Op.view(), in);
   }
 };
-using add_single_element_expanded = single_element_expanded<"Add", "add_single_element_expanded">;
-using sub_single_element_expanded = single_element_expanded<"Sub", "sub_single_element_expanded">;
-using mul_single_element_expanded = single_element_expanded<"Mul", "mul_single_element_expanded">;
-using div_single_element_expanded = single_element_expanded<"Div", "div_single_element_expanded">;
+using add_broadcast_expanded = computed_broadcast_expanded<"Add", "add_broadcast_expanded">;
+using sub_broadcast_expanded = computed_broadcast_expanded<"Sub", "sub_broadcast_expanded">;
+using mul_broadcast_expanded = computed_broadcast_expanded<"Mul", "mul_broadcast_expanded">;
+using div_broadcast_expanded = computed_broadcast_expanded<"Div", "div_broadcast_expanded">;
+using max_broadcast_expanded = computed_broadcast_expanded<"Max", "max_broadcast_expanded">;
+using min_broadcast_expanded = computed_broadcast_expanded<"Min", "min_broadcast_expanded">;
+using sum_broadcast_expanded = computed_broadcast_expanded<"Sum", "sum_broadcast_expanded">;
 
 // Max and Min with a stored constant (OpenCV 4.6 fails to load them: its Max and Min take
 // computed inputs only): the constant made a computed tensor, Sigmoid(x) * 0 + c, which is c

@@ -383,9 +383,11 @@ RETARGET_COMPILED_DECL std::vector<value> graph_base::emit_node(
                     node.op_type());
     }
   for (const auto& n : output_names) node.add_output(n);
-  // g.op names its nodes; a node_spec keeps the name it was given, even none.
+  // g.op names its nodes, clear of every name taken or reserved (a rebuilt model's node names:
+  // a later pass must not name a node as an earlier one did); a node_spec keeps the name it was
+  // given, even none.
   if (!node_name)
-    node.set_name(node.op_type() + "_" + std::to_string(counter));
+    node.set_name(generate_name(node.op_type(), counter, 0, {}));
   else if (!node_name->empty())
     node.set_name(std::move(*node_name));
   if (!doc.empty()) node.set_doc_string(std::move(doc));

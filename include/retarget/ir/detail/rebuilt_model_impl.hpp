@@ -30,8 +30,10 @@ RETARGET_COMPILED_DECL void prepare_rebuild(graph& g, const model& source) {
   if (!imports_standard) g.import_standard_domain_only_if_used();
   g.set_name(in.graph().name());
   std::vector<std::string> names;
-  for (const auto& n : in.graph().node())
+  for (const auto& n : in.graph().node()) {
     names.insert(names.end(), n.output().begin(), n.output().end());
+    if (!n.name().empty()) names.push_back(n.name());
+  }
   g.reserve_names(names);
 }
 
