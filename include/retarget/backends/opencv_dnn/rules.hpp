@@ -1274,6 +1274,18 @@ inline bool computed_taken(std::string_view op, const dims& a, const dims& b) {
 
 }  // namespace broadcast
 
+// Whether v is the reduction OpenCV's importer fuses, with the op that reads it, into one
+// Softmax or LogSoftmax layer (x - ReduceMax(x), e / ReduceSum(e), y - Log(ReduceSum(..))),
+// which it runs right as written (node/test_softmax_*_expanded, node/test_logsoftmax_*_expanded).
+inline bool fused_into_softmax(const auto& g, const ir::value& v) {
+  const auto made = g.producer(v);
+  if (!made) return false;
+  if (made->op_type() == "ReduceMax" || made->op_type() == "ReduceSum") return true;
+  if (made->op_type() != "Log") return false;
+  const auto sum = g.producer(g.find(made->input(0)));
+  return sum && sum->op_type() == "ReduceSum";
+}
+
 // An Add, Sub, Mul, Div, Max, Min or Sum of two computed tensors broadcast in a form OpenCV
 // does not take (broadcast::computed_taken): each input expanded to the output's shape first
 // (an Expand that expand_in_steps writes in steps OpenCV takes), so the op joins two tensors of
@@ -1290,6 +1302,8 @@ struct computed_broadcast_expanded : rc::rule<Name> {
     if (!as || !bs) return rc::reject("a shape is not static");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
     if (broadcast::computed_taken(Op.view(), *as, *bs)) return rc::reject("OpenCV takes the form");
+    if (fused_into_softmax(g, a) || fused_into_softmax(g, b))
+      return rc::reject("a softmax OpenCV fuses into one layer");
     if (Op.view() == "Div" && broadcast::single(*bs))
       return rc::reject("a division by a single element (single_element_divisor)");
     if (!expansion::joined(*as, *bs)) return rc::reject("the shapes do not broadcast");
