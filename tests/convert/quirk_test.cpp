@@ -288,6 +288,13 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"expand_other_axes", [] { return found_by_seed("9693"); }},
       {"gather_index_tensor", [] { return found_by_seed("9609"); }},
       {"window_wider_than_input", [] { return found_by_seed("9796"); }},
+      {"layer_over_constants_only",
+       [] {
+         // As tests/data/differential/seed-10822-*'s Celu of a weight, with an op convert folds.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {2, 3});
+         return finish(g, g.op("Add", x, g.op("Sqrt", f32(g, {1, 4, 9, 16, 25, 36}, {2, 3}))));
+       }},
       {"edge_pad_wider_than_input", [] { return found_by_seed("9466"); }},
       {"conv_same_lower_pads", [] { return found_by_seed("9183"); }},
       {"leading_ones_constant",

@@ -503,10 +503,15 @@ class generator {
     const auto x = pick_rank(3, 4);
     if (!x) return;
     const bool max = chance(0.5);
-    const auto w = draw_window(x->rank() - 2, max);
+    auto w = draw_window(x->rank() - 2, max);
+    // Pooling with auto_pad SAME and dilations or ceil_mode: ONNX Runtime's output length
+    // differs from the one ONNX's shape inference gives (seed 11226: 4 where 6 is due), so
+    // neither is a reference. Drawn all the same, to keep every other seed's model.
+    if (w.auto_pad.starts_with("SAME")) std::fill(w.dilations.begin(), w.dilations.end(), 1);
     ir::attribute_list a;
     add_window(a, w, true, max);
-    if (chance(0.3)) a.push_back(ir::attribute_entry("ceil_mode"_i = 1));
+    if (chance(0.3) && !w.auto_pad.starts_with("SAME"))
+      a.push_back(ir::attribute_entry("ceil_mode"_i = 1));
     if (!max && chance(0.5))
       a.push_back(ir::attribute_entry("count_include_pad"_i = uniform(0, 1)));
     drawn(max ? "MaxPool" : "AveragePool", {*x}, std::move(a));

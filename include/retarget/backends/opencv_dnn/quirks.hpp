@@ -81,6 +81,38 @@ inline bool folds(const rc::refusal_context& m, const ir::node_view& n) {
   return rc::can_evaluate(n.op_type());
 }
 
+// tests/data/differential/seed-10822-*: a Celu of a stored [5, 1]. The importer computes a few
+// ops over constants itself (shape arithmetic, the ones below); any other becomes a layer with
+// no input, which fails to load.
+struct layer_over_constants_only : rc::quirk<"layer_over_constants_only", rc::by_folding> {
+  static constexpr std::string_view computed_at_import[] = {"Constant", "ConstantOfShape",
+                                                            "Reshape",  "Unsqueeze",
+                                                            "Squeeze",  "Flatten",
+                                                            "Concat",   "Gather",
+                                                            "Cast",     "Shape",
+                                                            "Expand",   "Transpose",
+                                                            "Slice",    "Add",
+                                                            "Sub",      "Mul",
+                                                            "Div",      "Identity"};
+  static constexpr std::string_view summary =
+      "a node over stored constants only, of an op the importer does not compute itself while "
+      "loading (a Celu of a weight), fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 makes a layer without inputs of a node over constants only";
+  static constexpr std::string_view remedy = "convert folds it where it computes the op";
+  static bool found(const site& s) {
+    if (op_in(s.op(), computed_at_import) || !s.node.in_default_domain()) return false;
+    bool any = false;
+    for (const auto& in : s.node.inputs()) {
+      if (in.empty()) continue;
+      if (!s.model.constant(in)) return false;
+      any = true;
+    }
+    return any;
+  }
+  static bool fixable(const site& s) { return folds(s.model, s.node); }
+};
+
 // Op types its ONNX importer has no layer for ("Can't create layer ... of type"), measured by
 // tests/data/convert/opencv_op_types.py. (LayerNormalization and Mean, which it lacks too, are
 // the quirks around this one.)
@@ -938,8 +970,8 @@ struct sum_of_constants : rc::quirk<"sum_of_constants", rc::by_rule<sum_as_adds>
 struct slice_axes_out_of_order
     : rc::quirk<"slice_axes_out_of_order", rc::by_rule<slice_axis_by_axis>> {
   static constexpr std::string_view summary =
-      "a Slice over axes that are not consecutive and ascending as written (a gap, a negative "
-      "axis) fails to load";
+      "a Slice over axes that are not consecutive and ascending as written (a gap) fails to "
+      "load, and one over a negative axis slices another axis or none (no error)";
   static constexpr std::string_view reason =
       "OpenCV 4.6 slices consecutive axes, written in ascending order, only";
   static constexpr std::string_view remedy = "convert slices one axis at a time";
@@ -947,10 +979,7 @@ struct slice_axes_out_of_order
     if (s.op() != "Slice" || s.input(3).empty()) return false;
     const ir::tensor_view t = s.model.constant(s.input(3));
     if (!t) return false;  // a computed one is parameter_computed's
-    const auto axes = ints_of(t);
-    for (std::size_t i = 1; i < axes.size(); ++i)
-      if (axes[i] != axes[i - 1] + 1 || axes[i - 1] < 0) return true;
-    return false;
+    return !slice_axes_taken(ints_of(t));
   }
   static bool fixable(const site& s) {
     for (std::size_t k = 1; k < 5; ++k)
@@ -1468,6 +1497,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::identity_of_weight,
           retarget::backends::opencv_dnn_convert::quirks::no_layer_normalization,
           retarget::backends::opencv_dnn_convert::quirks::no_layer,
+          retarget::backends::opencv_dnn_convert::quirks::layer_over_constants_only,
           retarget::backends::opencv_dnn_convert::quirks::no_mean,
           retarget::backends::opencv_dnn_convert::quirks::clip_bounds_as_inputs,
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize,
