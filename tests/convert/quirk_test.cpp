@@ -66,7 +66,8 @@ static_assert(
             cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_as_adds,
             cv::slice_axis_by_axis, cv::constant_first_matmul, cv::gemm_scales_folded,
             cv::cumsum_on_last_axis, cv::gather_from_front, cv::gather_one_as_slice,
-            cv::edge_pad_in_steps, cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::resize_linear_coordinates_written, cv::edge_pad_in_steps,
+            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
             cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
             cv::average_pool_same_lower, cv::conv_same_lower>>);
 
@@ -288,6 +289,8 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"expand_other_axes", [] { return found_by_seed("9693"); }},
       {"gather_index_tensor", [] { return found_by_seed("9609"); }},
       {"window_wider_than_input", [] { return found_by_seed("9796"); }},
+      {"resize_linear_default_coordinates", [] { return found_by_seed("10597"); }},
+      {"resize_scale_not_whole", [] { return found_by_seed("11143"); }},
       {"layer_over_constants_only",
        [] {
          // As tests/data/differential/seed-10822-*'s Celu of a weight, with an op convert folds.

@@ -12,6 +12,7 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_QUIRKS_HPP
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -1165,6 +1166,52 @@ struct conv_transpose_unsupported : rc::quirk<"conv_transpose_unsupported"> {
   static std::string reason(const site& s) { return *why(s); }
 };
 
+// tests/data/differential/seed-10597-*: a linear Resize at opset 17 with every attribute left
+// at its default. Measured: written out, half_pixel, pytorch_half_pixel, align_corners and
+// asymmetric each run right at whole scaled lengths, up and down.
+struct resize_linear_default_coordinates
+    : rc::quirk<"resize_linear_default_coordinates",
+                rc::by_rule<resize_linear_coordinates_written>> {
+  static constexpr std::string_view summary =
+      "Resize in linear mode without its coordinate_transformation_mode written (half_pixel by "
+      "default) fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 reads a linear Resize only with its coordinate_transformation_mode written";
+  static constexpr std::string_view remedy = "convert writes the default, half_pixel";
+  static bool found(const site& s) {
+    const auto mode = s.node.attribute("mode");
+    return s.op() == "Resize" && s.model.opset() >= 11 && mode && mode->s() == "linear" &&
+           !s.node.attribute("coordinate_transformation_mode");
+  }
+};
+
+// tests/data/differential/seed-11143-*: [3, 4, 7, 7] scaled by 0.5 along the last axis.
+struct resize_scale_not_whole : rc::quirk<"resize_scale_not_whole"> {
+  static constexpr std::string_view summary =
+      "Resize in linear mode by a scale that makes a length that is not whole (7 x 0.5) maps "
+      "coordinates by the output's length over the input's, not by the scale (no error: wrong "
+      "numbers; align_corners, which reads the lengths only, is right)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 resizes by the output's length over the input's, and this scale differs";
+  static bool found(const site& s) {
+    const auto mode = s.node.attribute("mode");
+    const auto coordinates = s.node.attribute("coordinate_transformation_mode");
+    if (s.op() != "Resize" || s.model.opset() < 11 || !mode || mode->s() != "linear") return false;
+    if (coordinates && coordinates->s() == "align_corners") return false;
+    const auto in = s.model.static_shape(s.input(0));
+    const ir::tensor_view scales = s.model.constant(s.input(2));
+    if (!in || !scales) return false;
+    const auto factor = ir::values_as_double(scales);
+    if (factor.size() != in->size()) return false;
+    for (std::size_t i = 0; i < in->size(); ++i) {
+      const auto length =
+          static_cast<double>((*in)[i]) * static_cast<double>(static_cast<float>(factor[i]));
+      if (length != std::floor(length)) return true;
+    }
+    return false;
+  }
+};
+
 // tests/data/differential/seed-5006-*: nearest_mode is ignored, and half_pixel is taken as
 // asymmetric.
 struct resize_nearest_modes : rc::quirk<"resize_nearest_modes"> {
@@ -1543,6 +1590,8 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::gather_index_tensor,
           retarget::backends::opencv_dnn_convert::quirks::conv_transpose_unsupported,
           retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
+          retarget::backends::opencv_dnn_convert::quirks::resize_linear_default_coordinates,
+          retarget::backends::opencv_dnn_convert::quirks::resize_scale_not_whole,
           retarget::backends::opencv_dnn_convert::quirks::pad_mode_outside_2d,
           retarget::backends::opencv_dnn_convert::quirks::edge_pad_wider_than_input,
           retarget::backends::opencv_dnn_convert::quirks::softmax_coerced_to_2d,

@@ -454,6 +454,37 @@ struct conv_same_lower : rc::rule<"conv_same_lower"> {
   }
 };
 
+// A linear Resize without its coordinate_transformation_mode (OpenCV 4.6 fails to load it): the
+// same node with the default, half_pixel, written.
+struct resize_linear_coordinates_written : rc::rule<"resize_linear_coordinates_written"> {
+  static constexpr auto pattern =
+      rc::op<"Resize">("x"_v, rc::optional("roi"_v), rc::optional("scales"_v),
+                       rc::optional("sizes"_v))
+          .where("mode"_s == "linear")
+          .as<"resize">();
+  static rc::verdict condition(const auto& m) {
+    if (m.graph().opset() < 11) return rc::reject("before opset 11 there are no coordinate modes");
+    if (m["resize"_n].node->attribute("coordinate_transformation_mode"))
+      return rc::reject("the coordinate mode is written");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto resize = *m["resize"_n].node;
+    ir::node_spec spec;
+    spec.op_type = "Resize";
+    spec.name = resize.name();
+    spec.doc_string = resize.doc_string();  // an approximation's mark stays on the node
+    spec.inputs = {m["x"_v], m.has("roi"_v) ? m["roi"_v] : ir::value(),
+                   m.has("scales"_v) ? m["scales"_v] : ir::value(),
+                   m.has("sizes"_v) ? m["sizes"_v] : ir::value()};
+    while (!spec.inputs.back().valid()) spec.inputs.pop_back();
+    for (const auto& a : resize.attributes()) spec.attributes.push_back(a);
+    spec.attributes.push_back(
+        ir::attribute_entry("coordinate_transformation_mode"_s = std::string("half_pixel")));
+    return g.emit(std::move(spec)).front();
+  }
+};
+
 // A Conv or ConvTranspose without kernel_shape (ONNX infers it from the weight; some exporters
 // leave it out): OpenCV 4.6's importer needs it written. The same node with the weight's
 // spatial dims as its kernel_shape.
