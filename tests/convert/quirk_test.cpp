@@ -291,6 +291,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"window_wider_than_input", [] { return found_by_seed("9796"); }},
       {"resize_linear_default_coordinates", [] { return found_by_seed("10597"); }},
       {"resize_scale_not_whole", [] { return found_by_seed("11143"); }},
+      {"concat_1d_computed", [] { return found_by_seed("11808"); }},
       {"layer_over_constants_only",
        [] {
          // As tests/data/differential/seed-10822-*'s Celu of a weight, with an op convert folds.

@@ -613,6 +613,42 @@ struct average_pool_counts_padding_rounded_up
   }
 };
 
+// tests/data/differential/seed-11808-*: a MatMul's 1-D [6] joined to a 1-D input [1] fails when
+// the net runs (node/test_concat_1d_axis_0's two graph inputs of one length run right).
+struct concat_1d_computed
+    : rc::quirk<"concat_1d_computed",
+                rc::by_rule<concat_on_batch_of_two, concat_on_batch_of_three>> {
+  static constexpr std::string_view summary =
+      "a Concat of 1-D computed tensors of different lengths can fail when the net runs (a "
+      "MatMul's [6] and a [1])";
+  static constexpr std::string_view reason = "OpenCV 4.6 joins 1-D computed tensors unreliably";
+  static constexpr std::string_view remedy = "convert joins them as rows [1, K, 1, 1]";
+  static bool found(const site& s) {
+    if (s.op() != "Concat") return false;
+    const auto out = s.model.static_shape(s.node.output(0));
+    if (!out || out->size() != 1) return false;
+    bool computed = false;
+    std::optional<std::vector<std::int64_t>> first;
+    bool unequal = false;
+    for (const auto& in : s.node.inputs()) {
+      if (in.empty()) continue;
+      computed = computed || !s.model.constant(in);
+      const auto shape = s.model.static_shape(in);
+      if (!first) first = shape;
+      unequal = unequal || shape != first;
+    }
+    return computed && unequal;
+  }
+  static bool fixable(const site& s) {
+    if (s.node.input_count() > 3) return false;
+    for (const auto& in : s.node.inputs())
+      if (!s.model.static_shape(in) ||
+          static_cast<ir::dtype>(s.model.element_type(in)) != ir::dtype::f32)
+        return false;
+    return true;
+  }
+};
+
 // tests/data/differential/seed-9796-*: an AveragePool of kernel 2 over a length of 1. ONNX's
 // shape inference and ONNX Runtime give it a length of 1; OpenCV computes a negative one.
 struct window_wider_than_input : rc::quirk<"window_wider_than_input"> {
@@ -1570,6 +1606,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::average_pool_counts_padding_rounded_up,
           retarget::backends::opencv_dnn_convert::quirks::window_wider_than_input,
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_on_batch,
+          retarget::backends::opencv_dnn_convert::quirks::concat_1d_computed,
           retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,

@@ -583,8 +583,9 @@ using max_pool_in_2d = one_axis_in_2d<"MaxPool", "max_pool_in_2d">;
 using average_pool_in_2d = one_axis_in_2d<"AveragePool", "average_pool_in_2d">;
 
 // A stored constant joined to a computed tensor along axis 0: OpenCV 4.6 gives wrong numbers
-// (values of 1e37), at every rank. Each input as one row [1, K, 1, 1], joined along axis 1, is
-// right, and read back in the output's shape holds the same elements in the same order.
+// (values of 1e37), at every rank; and 1-D computed inputs fail to join (a MatMul's [6] and a
+// [1]: seed 11808). Each input as one row [1, K, 1, 1], joined along axis 1, is right, and read
+// back in the output's shape holds the same elements in the same order.
 template <fixed_string Name, std::size_t Inputs>
 struct concat_on_batch_in_rows : rc::rule<Name> {
   static_assert(Inputs == 2 || Inputs == 3, "two or three inputs");
@@ -609,8 +610,15 @@ struct concat_on_batch_in_rows : rc::rule<Name> {
       if (v.dtype() != ir::dtype::f32) return rc::reject("not float32");
       (g.constant_data(v) ? constant : computed) = true;
     }
-    if (!constant || !computed) return rc::reject("not a constant joined to a computed tensor");
     const auto rank = static_cast<std::int64_t>(in[0].rank());
+    // 1-D: computed inputs alone too, of different lengths (concat_1d_computed).
+    const auto unequal = std::any_of(in.begin(), in.end(), [&](const ir::value& v) {
+      return *v.static_shape() != *in[0].static_shape();
+    });
+    if (!computed || (!constant && (rank != 1 || !unequal)))
+      return rc::reject(
+          "not a constant joined to a computed tensor, nor a 1-D join of lengths "
+          "that differ");
     const auto axis = m["concat"_n]["axis"_i].value_or(0);
     if (axis != 0 && axis != -rank) return rc::reject("not along axis 0");
     return true;
