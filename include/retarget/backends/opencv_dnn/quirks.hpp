@@ -573,16 +573,17 @@ struct pads_differ_on_one_axis
                 rc::by_rule<conv_in_2d, max_pool_in_2d, average_pool_in_2d>> {
   static constexpr std::string_view summary =
       "Conv, MaxPool and AveragePool over one spatial axis with pads that differ at its two "
-      "ends give an output of the wrong length";
+      "ends give an output of the wrong length, and with auto_pad SAME fail when the net runs";
   static constexpr std::string_view reason =
-      "OpenCV 4.6 computes the wrong length over one spatial axis padded unequally at its ends";
+      "OpenCV 4.6 computes one spatial axis padded unequally at its ends, or SAME, wrongly";
   static constexpr std::string_view remedy =
       "convert computes it over [N, C, 1, L], with the pads on the last axis";
   static bool found(const site& s) {
     if (s.op() != "Conv" && s.op() != "MaxPool" && s.op() != "AveragePool") return false;
+    if (s.model.rank(s.input(0)) != 3u) return false;
+    if (const auto a = s.node.attribute("auto_pad"); a && a->s().starts_with("SAME")) return true;
     const auto pads = s.node.attribute("pads");
-    return s.model.rank(s.input(0)) == 3u && pads && pads->ints().size() == 2 &&
-           pads->ints()[0] != pads->ints()[1];
+    return pads && pads->ints().size() == 2 && pads->ints()[0] != pads->ints()[1];
   }
   static bool fixable(const site& s) {
     const auto ceil = s.node.attribute("ceil_mode");

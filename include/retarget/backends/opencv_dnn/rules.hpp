@@ -518,7 +518,8 @@ using conv_transpose_kernel_from_weight =
     kernel_from_weight<"ConvTranspose", "conv_transpose_kernel_from_weight">;
 
 // A Conv, MaxPool or AveragePool over one spatial axis ([N, C, L]) whose pads differ at its two
-// ends: OpenCV 4.6 computes the wrong length. Over [N, C, 1, L], with the kernel [1, k] and the
+// ends, or are SAME: OpenCV 4.6 computes the wrong length, or fails when the net runs (seed
+// 11096). Over [N, C, 1, L], with the kernel [1, k] and the
 // pads [0, b, 0, e], the same node is right (measured for kernels 2 and 3, strides 1 and 2, and
 // every pair of pads below the kernel); the weight gets its axis of 1 too, and the result loses
 // it again. Reshape's 0s keep N and C as they come.
@@ -536,12 +537,13 @@ struct one_axis_in_2d : rc::rule<Name> {
       return rc::reject("its second output is used");
     if (!m["x"_v].has_shape() || m["x"_v].rank() != 3)
       return rc::reject("not over one spatial axis");
-    if (const auto a = node.attribute("auto_pad"); a && a->s() != "NOTSET")
-      return rc::reject("its pads are automatic");
     if (const auto a = node.attribute("ceil_mode"); a && a->i() != 0)
       return rc::reject("it rounds its length up");
+    const auto automatic = node.attribute("auto_pad");
+    const bool same = automatic && automatic->s().starts_with("SAME");
+    if (automatic && automatic->s() != "NOTSET" && !same) return rc::reject("its pads are VALID");
     const auto pads = node.attribute("pads");
-    if (!pads || pads->ints().size() != 2 || pads->ints()[0] == pads->ints()[1])
+    if (!same && (!pads || pads->ints().size() != 2 || pads->ints()[0] == pads->ints()[1]))
       return rc::reject("its pads are the same at both ends");
     if constexpr (Op.view() == "Conv") {
       const auto& w = m["w"_c];
