@@ -196,7 +196,7 @@ struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_sh
     const auto dims = ir::values_as_double(ir::tensor_view(target));
     const auto offset =
         static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
-    if (offset < 0) return !dims.empty();
+    if (offset < 0) return false;  // a target of a higher rank: expand_other_axes's
     for (std::size_t k = 0; k < dims.size(); ++k)
       if (dims[k] == 1 && (*in)[static_cast<std::size_t>(offset) + k] != 1) return true;
     return false;
@@ -206,8 +206,8 @@ struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_sh
 struct expand_other_axes : rc::quirk<"expand_other_axes", rc::by_rule<expand_in_steps>> {
   static constexpr std::string_view summary =
       "Expand of a computed tensor grows one axis, axis 0 or 1, only: other axes or two at once "
-      "fail to load or run, or run wrong ([N, C, 1] to [N, C, K] at a batch of 2), and so does a "
-      "target shape of a lower rank or of two more";
+      "fail to load or run, or run wrong ([N, C, 1] to [N, C, K] at a batch of 2); a target "
+      "shape of another rank fails to load, or leaves the rank unknown to the next layer";
   static constexpr std::string_view reason =
       "OpenCV 4.6 expands a computed tensor along axis 0 or 1 alone";
   static constexpr std::string_view remedy =
@@ -543,6 +543,33 @@ struct computed_broadcast
   }
 };
 
+// tests/data/differential/seed-20845-* (a Mean of [1, 6, 5] and two [3, 6, 5], as a Sum of
+// three), seed-20984-* (a Max of [2] and two [1, 2]).
+struct three_inputs_broadcast
+    : rc::quirk<"three_inputs_broadcast",
+                rc::by_rule<sum_of_three_in_pairs, max_of_three_in_pairs, min_of_three_in_pairs>> {
+  static constexpr std::string_view summary =
+      "a Sum, Max or Min of three or more computed inputs of different shapes fails to load or "
+      "run";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 broadcasts no computed input of a Sum, Max or Min of three or more";
+  static constexpr std::string_view remedy = "of three, convert computes it pair by pair";
+  static bool found(const site& s) {
+    if ((s.op() != "Sum" && s.op() != "Max" && s.op() != "Min") || s.node.input_count() < 3)
+      return false;
+    std::optional<std::vector<std::int64_t>> first;
+    for (const auto& in : s.node.inputs()) {
+      if (s.model.constant(in)) return false;  // sum_of_constants', max_min_with_constant's
+      const auto shape = s.model.static_shape(in);
+      if (!shape) return false;
+      if (!first) first = shape;
+      if (shape != first) return true;
+    }
+    return false;
+  }
+  static bool fixable(const site& s) { return s.node.input_count() == 3; }
+};
+
 // A computed tensor with a constant that varies along axis 0 (node's dims aligned from the
 // right): OpenCV scales from axis 1, and fails when the net runs
 // (pytorch-converted/test_PoissonNLLLLoss_no_reduce: [10, 10] times a [10, 10] constant).
@@ -620,8 +647,8 @@ struct concat_1d_computed
     : rc::quirk<"concat_1d_computed",
                 rc::by_rule<concat_on_batch_of_two, concat_on_batch_of_three>> {
   static constexpr std::string_view summary =
-      "a Concat of 1-D computed tensors of different lengths can fail when the net runs (a "
-      "MatMul's [6] and a [1])";
+      "a Concat of 1-D computed tensors of different lengths, or made by nodes, can fail when "
+      "the net runs (a MatMul's [6] and a [1], a Softmax's [1] and a [1])";
   static constexpr std::string_view reason = "OpenCV 4.6 joins 1-D computed tensors unreliably";
   static constexpr std::string_view remedy = "convert joins them as rows [1, K, 1, 1]";
   static bool found(const site& s) {
@@ -636,7 +663,8 @@ struct concat_1d_computed
       computed = computed || !s.model.constant(in);
       const auto shape = s.model.static_shape(in);
       if (!first) first = shape;
-      unequal = unequal || shape != first;
+      // A node's 1-D output may be held as [1, N] or [N, 1] (seed 20633: a Softmax's).
+      unequal = unequal || shape != first || s.model.producer(in) >= 0;
     }
     return computed && unequal;
   }
@@ -1601,6 +1629,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::eltwise_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast,
+          retarget::backends::opencv_dnn_convert::quirks::three_inputs_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
           retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::pads_differ_on_one_axis,

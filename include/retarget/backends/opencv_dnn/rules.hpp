@@ -94,18 +94,16 @@ inline dims aligned(const dims& in, std::size_t rank) {
 }
 
 // Whether OpenCV computes it as written: a target of in's rank that is the output itself (a 1
-// where in is wider is expand_one_way), or of one more (where OpenCV reads its 1s as in's dims).
+// where in is wider is expand_one_way), growing one axis, 0 or 1. A target of a higher rank
+// leaves the output's rank unknown to the layers after it (a Max after [2] expanded to [1, 2]
+// fails to load: seed 20984), so it goes in steps too.
 inline bool accepted(const dims& in, const std::vector<double>& target, const dims& out) {
-  if (target.size() == in.size()) {
-    for (std::size_t k = 0; k < out.size(); ++k)
-      if (static_cast<std::int64_t>(target[k]) != out[k]) return false;
-  } else if (target.size() != in.size() + 1) {
-    return false;
-  }
-  const auto a = aligned(in, out.size());
+  if (target.size() != in.size()) return false;
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (static_cast<std::int64_t>(target[k]) != out[k]) return false;
   std::vector<std::size_t> grown;
   for (std::size_t k = 0; k < out.size(); ++k)
-    if (a[k] != out[k]) grown.push_back(k);
+    if (in[k] != out[k]) grown.push_back(k);
   return grown.empty() || (grown.size() == 1 && grown.front() <= 1);
 }
 }  // namespace expansion
@@ -613,14 +611,15 @@ struct concat_on_batch_in_rows : rc::rule<Name> {
       (g.constant_data(v) ? constant : computed) = true;
     }
     const auto rank = static_cast<std::int64_t>(in[0].rank());
-    // 1-D: computed inputs alone too, of different lengths (concat_1d_computed).
+    // 1-D: computed inputs alone too, of different lengths or made by nodes
+    // (concat_1d_computed).
     const auto unequal = std::any_of(in.begin(), in.end(), [&](const ir::value& v) {
-      return *v.static_shape() != *in[0].static_shape();
+      return *v.static_shape() != *in[0].static_shape() || g.producer(v).has_value();
     });
     if (!computed || (!constant && (rank != 1 || !unequal)))
       return rc::reject(
-          "not a constant joined to a computed tensor, nor a 1-D join of lengths "
-          "that differ");
+          "not a constant joined to a computed tensor, nor a 1-D join of lengths that differ or "
+          "of values nodes made");
     const auto axis = m["concat"_n]["axis"_i].value_or(0);
     if (axis != 0 && axis != -rank) return rc::reject("not along axis 0");
     return true;
@@ -1375,6 +1374,34 @@ using div_broadcast_expanded = computed_broadcast_expanded<"Div", "div_broadcast
 using max_broadcast_expanded = computed_broadcast_expanded<"Max", "max_broadcast_expanded">;
 using min_broadcast_expanded = computed_broadcast_expanded<"Min", "min_broadcast_expanded">;
 using sum_broadcast_expanded = computed_broadcast_expanded<"Sum", "sum_broadcast_expanded">;
+
+// A Sum, Max or Min of three computed inputs whose shapes differ (OpenCV 4.6 fails to load or
+// run them: seeds 20845, 20984): the op over the first two, then over that and the third, so
+// that each pair is one computed_broadcast_expanded takes. Exact: each is associative.
+template <fixed_string Op, fixed_string Name>
+struct of_three_in_pairs : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("a"_v, "b"_v, "c"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const ir::value in[] = {m["a"_v], m["b"_v], m["c"_v]};
+    for (const auto& v : in) {
+      if (g.constant_data(v)) return rc::reject("an input is a constant");
+      if (!v.has_shape() || !v.static_shape()) return rc::reject("a shape is not static");
+    }
+    if (*in[0].static_shape() == *in[1].static_shape() &&
+        *in[1].static_shape() == *in[2].static_shape())
+      return rc::reject("the shapes are one");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::value first[] = {m["a"_v], m["b"_v]};
+    const ir::value then[] = {variadic(g, Op.view(), first), m["c"_v]};
+    return variadic(g, Op.view(), then);
+  }
+};
+using sum_of_three_in_pairs = of_three_in_pairs<"Sum", "sum_of_three_in_pairs">;
+using max_of_three_in_pairs = of_three_in_pairs<"Max", "max_of_three_in_pairs">;
+using min_of_three_in_pairs = of_three_in_pairs<"Min", "min_of_three_in_pairs">;
 
 // Max and Min with a stored constant (OpenCV 4.6 fails to load them: its Max and Min take
 // computed inputs only): the constant made a computed tensor, Sigmoid(x) * 0 + c, which is c
