@@ -293,6 +293,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"resize_scale_not_whole", [] { return found_by_seed("11143"); }},
       {"concat_1d_computed", [] { return found_by_seed("11808"); }},
       {"three_inputs_broadcast", [] { return found_by_seed("20984"); }},
+      {"batch_norm_after_matmul", [] { return found_by_seed("10401"); }},
       {"layer_over_constants_only",
        [] {
          // As tests/data/differential/seed-10822-*'s Celu of a weight, with an op convert folds.

@@ -678,6 +678,26 @@ struct concat_1d_computed
   }
 };
 
+// tests/data/differential/seed-10401-*: [4, 4, 1, 8] times a stored [8, 1], then a
+// BatchNormalization of its 4 channels. The importer folds the normalization into the product's
+// layer, whose outputs are the last axis, not the channels.
+struct batch_norm_after_matmul : rc::quirk<"batch_norm_after_matmul"> {
+  static constexpr std::string_view summary =
+      "a BatchNormalization right after a MatMul by a stored matrix, over 3 dims or more, gives "
+      "wrong numbers (no error)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 folds the normalization into the MatMul as if its channels were the last axis";
+  static bool found(const site& s) {
+    if (s.op() != "BatchNormalization") return false;
+    const auto rank = s.model.rank(s.input(0));
+    const auto made = s.model.producer(s.input(0));
+    if (!rank || *rank < 3 || made < 0) return false;
+    const auto product = s.model.at(made);
+    return product.op_type() == "MatMul" && product.input_count() == 2 &&
+           s.model.constant(product.input(1));
+  }
+};
+
 // tests/data/differential/seed-9796-*: an AveragePool of kernel 2 over a length of 1. ONNX's
 // shape inference and ONNX Runtime give it a length of 1; OpenCV computes a negative one.
 struct window_wider_than_input : rc::quirk<"window_wider_than_input"> {
@@ -1639,6 +1659,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::concat_1d_computed,
           retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
+          retarget::backends::opencv_dnn_convert::quirks::batch_norm_after_matmul,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
           retarget::backends::opencv_dnn_convert::quirks::output_without_shape,

@@ -319,7 +319,8 @@ using log_softmax_axis_written_out =
 // A Concat on a negative axis: OpenCV 4.6 counts it from the wrong end for a 1-D result; the
 // same axis counted from the front is read right.
 struct concat_axis_from_front : rc::rule<"concat_axis_from_front"> {
-  static constexpr auto pattern = rc::op<"Concat">("a"_v, "b"_v).as<"concat">();
+  static constexpr auto pattern =
+      rc::op<"Concat">("a"_v, "b"_v, rc::optional("c"_v)).as<"concat">();
   static rc::verdict condition(const auto& m) {
     if (m["concat"_n]["axis"_i].value_or(0) >= 0) return rc::reject("the axis is not negative");
     if (!m["a"_v].has_shape()) return rc::reject("the rank is not known");
@@ -327,7 +328,9 @@ struct concat_axis_from_front : rc::rule<"concat_axis_from_front"> {
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto rank = static_cast<std::int64_t>(m["a"_v].rank());
-    return g.op("Concat", m["a"_v], m["b"_v], "axis"_i = *m["concat"_n]["axis"_i] + rank);
+    const auto axis = *m["concat"_n]["axis"_i] + rank;
+    if (m.has("c"_v)) return g.op("Concat", m["a"_v], m["b"_v], m["c"_v], "axis"_i = axis);
+    return g.op("Concat", m["a"_v], m["b"_v], "axis"_i = axis);
   }
 };
 
