@@ -1373,12 +1373,7 @@ struct edge_pad_wider_than_input
     const auto mode = s.node.attribute("mode");
     const auto in = s.model.static_shape(s.input(0));
     const ir::tensor_view t = s.model.constant(s.input(1));
-    if (!mode || mode->s() != "edge" || !in || !t) return false;
-    const auto pads = ints_of(t);
-    if (pads.size() != 2 * in->size()) return false;
-    for (std::size_t i = 0; i < pads.size(); ++i)
-      if (pads[i] > (*in)[i % in->size()]) return true;
-    return false;
+    return mode && mode->s() == "edge" && in && t && pads_beyond_length(ints_of(t), *in);
   }
 };
 
