@@ -51,25 +51,31 @@ static_assert(
             cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
             cv::expand_in_steps, cv::single_element_divisor, cv::add_broadcast_expanded,
             cv::sub_broadcast_expanded, cv::mul_broadcast_expanded, cv::div_broadcast_expanded,
+            cv::max_broadcast_expanded, cv::min_broadcast_expanded, cv::sum_broadcast_expanded,
             cv::last_axis_scale, cv::constant_concat_in_4d, cv::constant_add_without_leading_ones,
             cv::add_lifted, cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted,
             cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
-            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::max_broadcast_expanded,
-            cv::min_broadcast_expanded, cv::sum_broadcast_expanded, cv::sum_of_three_in_pairs,
+            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::sum_of_three_in_pairs,
             cv::max_of_three_in_pairs, cv::min_of_three_in_pairs, cv::add_constant_in_accepted_form,
             cv::sub_constant_in_accepted_form, cv::mul_constant_in_accepted_form,
             cv::div_constant_in_accepted_form, cv::conv_in_2d, cv::max_pool_in_2d,
             cv::average_pool_in_2d, cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
             cv::max_with_constant_computed, cv::min_with_constant_computed,
+            cv::add_expanded_to_constant, cv::sub_expanded_to_constant,
+            cv::mul_expanded_to_constant, cv::div_expanded_to_constant,
+            cv::add_apart_from_convolution, cv::sub_apart_from_convolution,
+            cv::mul_apart_from_convolution, cv::div_apart_from_convolution, cv::divisor_copied,
+            cv::batch_norm_apart_from_eltwise, cv::prelu_apart_from_eltwise,
             cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
             cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
             cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
-            cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
-            cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
-            cv::gather_one_as_slice, cv::resize_linear_coordinates_written, cv::edge_pad_in_steps,
-            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
-            cv::concat_axis_from_front, cv::average_pool_padded_first, cv::max_pool_same_lower,
-            cv::average_pool_same_lower, cv::conv_same_lower>>);
+            cv::sum_of_two_as_add, cv::sum_as_adds, cv::slice_axis_by_axis,
+            cv::constant_first_matmul, cv::gemm_scales_folded, cv::cumsum_on_last_axis,
+            cv::gather_from_front, cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
+            cv::edge_pad_in_steps, cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_same_upper_written,
+            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower,
+            cv::conv_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -283,6 +289,17 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        }},
       {"constant_broadcast", [] { return found_by_seed("9235"); }},
       {"max_min_with_constant", [] { return found_by_seed("9610"); }},
+      {"constant_widens_input",
+       [] {
+         // As the Mean of tests/data/differential/seed-50713-* is written.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {1, 3});
+         auto c = g.initializer("c", rx::tensor::of<float>({0.5f, -0.4f, 0.03f}, {1, 3}));
+         return finish(g, g.op("Add", c, g.op("ReduceMax", x)));
+       }},
+      {"constant_after_convolution", [] { return found_by_seed("40510"); }},
+      {"divisor_shared", [] { return found_by_seed("40514"); }},
+      {"channel_op_after_eltwise", [] { return found_by_seed("70635"); }},
       {"pads_differ_on_one_axis", [] { return found_by_seed("9695"); }},
       {"average_pool_counts_padding_rounded_up", [] { return found_by_seed("9178"); }},
       {"concat_constant_on_batch", [] { return found_by_seed("9825"); }},
@@ -450,6 +467,27 @@ TEST(OpencvQuirks, AConstantGraphOutputIsRefusedByName) {
   EXPECT_EQ(rc::where(refused->front()), "graph output 'y'");
   // A model whose outputs are computed has no such refusal.
   EXPECT_TRUE(rc::refused_nodes<bk::opencv_dnn>(test_model("node/test_abs"))->empty());
+}
+
+// divisor_copied counts the readers still to come (m.readers): a Div by a constant read before
+// or after it by another node gets a copy; one that alone reads its constant keeps it.
+TEST(OpencvQuirks, ADivisorIsCopiedOnlyWhereAnotherNodeReadsIt) {
+  const auto model = [](bool shared, bool div_first) {
+    rx::graph g(13);
+    auto x = g.input("x", rx::dtype::f32, {2, 4});
+    auto c = g.initializer("c", rx::tensor::of<float>({0.5f, -2.0f, 4.0f, 1.5f}, {4}));
+    const auto other = [&](const rx::value& v) { return shared ? g.op("Add", v, c) : v; };
+    if (div_first) return finish(g, other(g.op("Div", x, c)));
+    return finish(g, g.op("Div", other(x), c));
+  };
+  for (const bool div_first : {true, false}) {
+    SCOPED_TRACE(div_first ? "the Div first" : "the Div last");
+    const auto shared = rc::convert<bk::opencv_dnn>(model(true, div_first));
+    EXPECT_EQ(fired(shared.report, "divisor_copied"), 1u);
+    EXPECT_TRUE(rc::quirk_sites<cv::quirks::divisor_shared>(shared.model).empty());
+    const auto alone = rc::convert<bk::opencv_dnn>(model(false, div_first));
+    EXPECT_EQ(fired(alone.report, "divisor_copied"), 0u);
+  }
 }
 
 // pytorch-converted/test_PixelShuffle, which OpenCV runs right, holds an int64 Constant at opset

@@ -648,6 +648,11 @@ class match {
 
   // The graph being built, where the captured values live.
   ir::graph& graph() const noexcept { return *found_->graph; }
+  // How many nodes read v once the graph is rebuilt whole: those already in it and those of
+  // the model still to come (graph().readers(v) knows only the first).
+  std::size_t readers(const ir::value& v) const {
+    return found_->readers ? found_->readers->readers(v) : graph().readers(v);
+  }
   // The matched nodes, the root first (then depth first, in the pattern's order).
   const std::vector<ir::node_view>& nodes() const noexcept { return found_->nodes; }
 

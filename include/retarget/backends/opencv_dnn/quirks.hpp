@@ -229,19 +229,23 @@ struct expand_shape_computed : rc::quirk<"expand_shape_computed"> {
   static bool found(const site& s) { return s.op() == "Expand" && !s.model.constant(s.input(1)); }
 };
 
+// tests/data/differential/seed-50713-*: a Mean of a [1, 3] and a ReduceMax's [1, 1].
 struct computed_single_element
     : rc::quirk<"computed_single_element",
                 rc::by_rule<single_element_divisor, add_broadcast_expanded, sub_broadcast_expanded,
-                            mul_broadcast_expanded, div_broadcast_expanded>> {
+                            mul_broadcast_expanded, div_broadcast_expanded, max_broadcast_expanded,
+                            min_broadcast_expanded, sum_broadcast_expanded>> {
   static constexpr std::string_view summary =
       "a computed single element is not broadcast over another computed input (LayerNorm2d's "
       "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean, a LayerNorm over "
-      "every axis of a batch of one); a division by it is rewritten as a 1 x 1 by 1 x N MatMul "
-      "with its reciprocal, other uses expand it to the other input's shape first";
+      "every axis of a batch of one, a Mean with a ReduceMax's [1, 1]); a division by it is "
+      "rewritten as a 1 x 1 by 1 x N MatMul with its reciprocal, other uses expand it to the "
+      "other input's shape first";
   static constexpr std::string_view reason =
       "OpenCV 4.6 cannot broadcast a computed single element over another input";
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
   static bool found(const site& s) {
-    if (s.op() != "Div" && s.op() != "Mul" && s.op() != "Add" && s.op() != "Sub") return false;
+    if (!op_in(s.op(), ops) || s.node.input_count() != 2) return false;
     const auto& m = s.model;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
     if (!a || !b || m.constant(s.input(0)) || m.constant(s.input(1))) return false;
@@ -518,7 +522,8 @@ struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ra
 // Two computed inputs of different shapes, neither a single element (computed_single_element's):
 // tests/data/differential/seed-5067-* (a LayerNormalization decomposed over a batch of 2: wrong
 // numbers), seed-9309-* (a Sum broadcast both ways: a wrong shape), node/test_add_bcast,
-// node/test_layer_normalization_*_expanded (failures at run time).
+// node/test_layer_normalization_*_expanded (failures at run time), seed-41218-* (a Div of a
+// [1, 4, 5] by a [2, 4, 5]: divided the other way round, no error).
 struct computed_broadcast
     : rc::quirk<"computed_broadcast",
                 rc::by_rule<add_broadcast_expanded, sub_broadcast_expanded, mul_broadcast_expanded,
@@ -527,8 +532,9 @@ struct computed_broadcast
   static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
   static constexpr std::string_view summary =
       "an elementwise op over two computed inputs broadcast to each other is right only for Mul "
-      "and Div per channel ([N, C, 1, 1] over [N, C, H, W]) or along one axis in 3-D or more; "
-      "other forms fail to load or run, or give wrong numbers or shapes (no error)";
+      "and Div per channel ([N, C, 1, 1] over [N, C, H, W]) or along one axis in 3-D or more, "
+      "a Div only when its divisor is the one broadcast; other forms fail to load or run, or "
+      "give wrong numbers or shapes (no error)";
   static constexpr std::string_view reason =
       "OpenCV 4.6 broadcasts two computed inputs in few forms";
   static constexpr std::string_view remedy =
@@ -830,6 +836,114 @@ struct constant_broadcast
   }
 };
 
+// The computed input and the stored constant of a node of two inputs that has one of each.
+struct computed_and_constant_inputs {
+  std::string x, c;
+  static std::optional<computed_and_constant_inputs> of(const site& s) {
+    if (s.node.input_count() != 2) return std::nullopt;
+    const bool a = s.model.constant(s.input(0)) != nullptr,
+               b = s.model.constant(s.input(1)) != nullptr;
+    if (a == b) return std::nullopt;
+    return a ? computed_and_constant_inputs{s.input(1), s.input(0)}
+             : computed_and_constant_inputs{s.input(0), s.input(1)};
+  }
+};
+
+// tests/data/differential/seed-50713-*: a Mean of a ReduceMax's [1, 1] and a stored [1, 3].
+struct constant_widens_input
+    : rc::quirk<"constant_widens_input",
+                rc::by_rule<add_expanded_to_constant, sub_expanded_to_constant,
+                            mul_expanded_to_constant, div_expanded_to_constant>> {
+  static constexpr std::string_view summary =
+      "an Add, Sub, Mul or Div whose stored constant is larger than its computed input (a "
+      "[1, 1] plus a [3]) fails when the net runs";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 broadcasts a constant over a computed tensor, never the tensor over it";
+  static constexpr std::string_view remedy =
+      "convert expands the computed input to the output's shape first";
+  static bool found(const site& s) {
+    const auto in = computed_and_constant_inputs::of(s);
+    if (!in) return false;
+    const auto x = s.model.static_shape(in->x), c = s.model.static_shape(in->c);
+    return x && c && widened_by_constant(s.op(), *x, *c);
+  }
+};
+
+// tests/data/differential/seed-40510-* (a [5] subtracted along the last axis of a 1-D Conv's
+// [4, 2, 5]), seed-40298-* (a [14, 1] added over a ConvTranspose's [4, 2, 14, 6]).
+struct constant_after_convolution
+    : rc::quirk<"constant_after_convolution",
+                rc::by_rule<add_apart_from_convolution, sub_apart_from_convolution,
+                            mul_apart_from_convolution, div_apart_from_convolution>> {
+  static constexpr std::string_view summary =
+      "an Add, Sub, Mul or Div of a stored constant right after a Conv or ConvTranspose is "
+      "folded into it as if per channel: unless the constant varies along the channels alone, "
+      "the net fails when it runs, or gives wrong numbers where its length is the channel count";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 folds the constant into the convolution as if it were per channel";
+  static constexpr std::string_view remedy =
+      "convert reshapes the convolution's output to its own shape first, which stops the fold";
+  static bool found(const site& s) {
+    const auto in = computed_and_constant_inputs::of(s);
+    if (!in) return false;
+    const int made = s.model.producer(in->x);
+    const auto rank = s.model.rank(in->x);
+    const auto c = s.model.static_shape(in->c);
+    return made >= 0 && rank && c &&
+           folded_into_convolution(s.op(), s.model.at(made).op_type(), *rank, *c);
+  }
+  static bool fixable(const site& s) {
+    return s.model.static_shape(computed_and_constant_inputs::of(s)->x).has_value();
+  }
+};
+
+// tests/data/differential/seed-70635-*: a BatchNormalization of a [1, 1] minus a [5].
+struct channel_op_after_eltwise
+    : rc::quirk<"channel_op_after_eltwise",
+                rc::by_rule<batch_norm_apart_from_eltwise, prelu_apart_from_eltwise>> {
+  static constexpr std::string_view summary =
+      "a BatchNormalization or PRelu of 2 or 3 dims right after an Add, Sub, Mul, Div, Max, "
+      "Min or Sum of computed tensors is fused into it and applied to the wrong elements (no "
+      "error: wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 fuses the per-channel op into the elementwise layer before it, wrongly "
+      "below 4 dims";
+  static constexpr std::string_view remedy =
+      "convert reshapes its input to its own shape first, which stops the fusion";
+  static bool found(const site& s) {
+    if (s.node.input_count() < 1) return false;
+    const auto& m = s.model;
+    const int made = m.producer(s.input(0));
+    const auto rank = m.rank(s.input(0));
+    if (made < 0 || !rank) return false;
+    const auto producer = m.at(made);
+    bool computed = true;
+    for (std::size_t k = 0; k < producer.input_count(); ++k)
+      computed = computed && !m.constant(producer.input(k));
+    return fused_into_eltwise(s.op(), producer.op_type(), computed, *rank);
+  }
+  static bool fixable(const site& s) {
+    return s.node.output_count() == 1 && s.model.static_shape(s.input(0)).has_value();
+  }
+};
+
+// tests/data/differential/seed-40514-*: x / c + c, c a stored [4].
+struct divisor_shared : rc::quirk<"divisor_shared", rc::by_rule<divisor_copied>> {
+  static constexpr std::string_view summary =
+      "a Div by a stored constant of more than one element turns it into its reciprocal for "
+      "every other node that reads it (no error: wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 takes the reciprocal of a Div's constant divisor in place";
+  static constexpr std::string_view remedy = "convert gives the Div a copy of its own";
+  static bool found(const site& s) {
+    if (s.op() != "Div" || s.node.input_count() != 2) return false;
+    const auto& m = s.model;
+    if (m.constant(s.input(0))) return false;
+    const ir::tensor_view c = m.constant(s.input(1));
+    return c && c.element_count() > 1 && m.consumers(s.input(1)).size() > 1;
+  }
+};
+
 // tests/data/differential/seed-9610-*, seed-9942-*: Max of [1, 3] and a stored [3].
 struct max_min_with_constant
     : rc::quirk<"max_min_with_constant",
@@ -1037,19 +1151,25 @@ struct softmax_1d : rc::quirk<"softmax_1d", rc::by_rule<softmax_1d_as_row, log_s
   static bool fixable(const site& s) { return s.model.static_shape(s.input(0)).has_value(); }
 };
 
-// tests/data/differential/seed-1005-* (a Mean of three, written as a Sum).
-struct sum_of_constants : rc::quirk<"sum_of_constants", rc::by_rule<sum_as_adds>> {
+// tests/data/differential/seed-1005-* (a Mean of three, written as a Sum), seed-50848-* (a Mean
+// of [5, 1, 6, 2] and a stored [1, 1, 6, 2]).
+struct sum_of_constants
+    : rc::quirk<"sum_of_constants", rc::by_rule<sum_of_two_as_add, sum_as_adds>> {
   static constexpr std::string_view summary =
-      "a Sum of more than two inputs, some of them constants, fails to load";
-  static constexpr std::string_view reason = "OpenCV 4.6 sums constants with two inputs only";
-  static constexpr std::string_view remedy = "of three inputs, convert writes two Adds";
+      "a Sum with constants among its inputs fails: of more than two to load, of two of "
+      "different shapes to run";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 sums a constant with one input of its shape only";
+  static constexpr std::string_view remedy = "convert writes one Add per input after the first";
   static bool found(const site& s) {
-    if (s.op() != "Sum" || s.node.input_count() <= 2) return false;
-    for (const auto& in : s.node.inputs())
-      if (s.model.constant(in)) return true;
-    return false;
+    if (s.op() != "Sum" || s.node.input_count() < 2) return false;
+    bool constant = false;
+    for (const auto& in : s.node.inputs()) constant = constant || s.model.constant(in);
+    if (!constant || s.node.input_count() > 2) return constant;
+    const auto a = s.model.static_shape(s.input(0));
+    return !a || a != s.model.static_shape(s.input(1));
   }
-  static bool fixable(const site& s) { return s.node.input_count() == 3; }
+  static bool fixable(const site& s) { return s.node.input_count() <= 3; }
 };
 
 // tests/data/differential/seed-1003-*: axes [2, -1] of a 4-D tensor.
@@ -1561,12 +1681,15 @@ struct concat_negative_axis
       "no error: wrong numbers)";
 };
 
-// Silent: node/test_averagepool_2d_pads_count_include_pad.
+// Silent: node/test_averagepool_2d_pads_count_include_pad; tests/data/differential/seed-51230-*
+// (auto_pad SAME_UPPER).
 struct average_pool_counts_padding
-    : rc::quirk<"average_pool_counts_padding", rc::by_rule<average_pool_padded_first>> {
+    : rc::quirk<"average_pool_counts_padding",
+                rc::by_rule<average_pool_same_upper_written, average_pool_padded_first>> {
   static constexpr std::string_view summary =
-      "average pooling with count_include_pad and pads leaves the padding out of the count "
-      "(node/test_averagepool_2d_pads_count_include_pad; no error: wrong numbers)";
+      "average pooling with count_include_pad and pads, written or from auto_pad SAME_UPPER, "
+      "leaves the padding out of the count (node/test_averagepool_2d_pads_count_include_pad; no "
+      "error: wrong numbers)";
 };
 
 // Silent: node/test_maxpool_2d_same_lower, node/test_averagepool_2d_same_lower.
@@ -1653,6 +1776,10 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_on_batch,
           retarget::backends::opencv_dnn_convert::quirks::concat_1d_computed,
           retarget::backends::opencv_dnn_convert::quirks::max_min_with_constant,
+          retarget::backends::opencv_dnn_convert::quirks::constant_widens_input,
+          retarget::backends::opencv_dnn_convert::quirks::constant_after_convolution,
+          retarget::backends::opencv_dnn_convert::quirks::divisor_shared,
+          retarget::backends::opencv_dnn_convert::quirks::channel_op_after_eltwise,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::batch_norm_after_matmul,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,

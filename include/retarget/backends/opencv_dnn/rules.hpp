@@ -161,6 +161,28 @@ struct expand_in_steps : rc::rule<"expand_in_steps"> {
   }
 };
 
+// Whether `op` over a and b is the last op of a softmax OpenCV's importer fuses into one
+// Softmax or LogSoftmax layer, which it runs right as written (node/test_softmax_*_expanded,
+// node/test_logsoftmax_*_expanded): x - ReduceMax(x), e / ReduceSum(e) of e = Exp(..), and
+// y - Log(ReduceSum(Exp(y))). A ReduceMax elsewhere is broadcast as any other single element
+// (tests/data/differential/seed-50713-*).
+inline bool fused_into_softmax(const auto& g, std::string_view op, const ir::value& a,
+                               const ir::value& b) {
+  const auto reduced = g.producer(b);
+  if (!reduced) return false;
+  const auto of = [&](const auto& node, std::string_view type) {
+    return node && node->op_type() == type;
+  };
+  if (op == "Sub" && of(reduced, "ReduceMax")) return reduced->input(0) == a.name();
+  if (op == "Div" && of(reduced, "ReduceSum"))
+    return reduced->input(0) == a.name() && of(g.producer(a), "Exp");
+  if (op != "Sub" || !of(reduced, "Log")) return false;
+  const auto sum = g.producer(g.find(reduced->input(0)));
+  if (!of(sum, "ReduceSum")) return false;
+  const auto exp = g.producer(g.find(sum->input(0)));
+  return of(exp, "Exp") && exp->input(0) == a.name();
+}
+
 // A division by a computed single element (LayerNorm2d's deviation once H = W = 1): OpenCV
 // broadcasts a computed divisor only along an axis, so the quotient is the product of the
 // flattened dividend with the divisor's reciprocal, as a 1 x 1 by 1 x N MatMul.
@@ -176,19 +198,19 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
     const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
     if (!as || !bs) return rc::reject("a shape is not static");
     if (*as == *bs) return rc::reject("the shapes are equal: nothing to broadcast");
-    if (bs->size() > as->size()) return rc::reject("the divisor has the higher rank");
     for (const auto d : *bs)
       if (d != 1) return rc::reject("the divisor has more than one element");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
     // Exp / ReduceSum(Exp) is a softmax OpenCV's importer fuses into one layer whole: the
     // division stays (node/test_softmax_example_expanded).
-    if (const auto sum = g.producer(b); sum && sum->op_type() == "ReduceSum")
+    if (fused_into_softmax(g, "Div", a, b))
       return rc::reject("it divides by a ReduceSum, a softmax OpenCV fuses");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto &a = m["a"_v], &b = m["b"_v];
-    const auto shape = *a.static_shape();
+    // A divisor of the higher rank adds leading ones: the output's shape.
+    const auto shape = *expansion::joined(*a.static_shape(), *b.static_shape());
     const auto n = ir::element_count(shape);
     const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
     auto reciprocal = g.op("Div", scalar_like(g, a, 1.0), b);
@@ -372,6 +394,21 @@ inline std::int64_t same_total_pad(std::int64_t in, std::int64_t reach, std::int
   return std::max<std::int64_t>(0, (out - 1) * stride + reach - in);
 }
 
+// The pads auto_pad SAME_UPPER or SAME_LOWER gives a window over an input of static dims: each
+// spatial axis's begin, then each one's end.
+inline std::vector<std::int64_t> same_pads(const std::vector<std::int64_t>& shape,
+                                           const std::vector<std::int64_t>& kernel,
+                                           const std::vector<std::int64_t>& strides, bool lower) {
+  const auto spatial = kernel.size();
+  std::vector<std::int64_t> pads(2 * spatial, 0);
+  for (std::size_t i = 0; i < spatial; ++i) {
+    const auto total = same_total_pad(shape[2 + i], kernel[i], strides[i]);
+    pads[i] = lower ? total - total / 2 : total / 2;
+    pads[spatial + i] = total - pads[i];
+  }
+  return pads;
+}
+
 // Pooling with auto_pad SAME_LOWER: OpenCV 4.6 pads as for SAME_UPPER, the extra row at the
 // end. The pads written out, the extra one first, are read right.
 template <fixed_string Op, fixed_string Name>
@@ -395,13 +432,7 @@ struct same_lower_pads_written : rc::rule<Name> {
     const auto shape = *m["x"_v].static_shape();
     const auto kernel = *pool["kernel_shape"_i];
     const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
-    const auto spatial = kernel.size();
-    std::vector<std::int64_t> pads(2 * spatial, 0);
-    for (std::size_t i = 0; i < spatial; ++i) {
-      const auto total = same_total_pad(shape[2 + i], kernel[i], strides[i]);
-      pads[i] = total - total / 2;  // SAME_LOWER: the odd one at the beginning
-      pads[spatial + i] = total / 2;
-    }
+    const auto pads = same_pads(shape, kernel, strides, true);
     if constexpr (Op.view() == "MaxPool")
       return g.op("MaxPool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
                   "pads"_i = pads);
@@ -412,6 +443,37 @@ struct same_lower_pads_written : rc::rule<Name> {
 };
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
+
+// Average pooling that counts the padding under auto_pad SAME_UPPER: OpenCV 4.6 leaves the
+// padding out of the count (tests/data/differential/seed-51230-*: no error, wrong numbers). The
+// pads written out, which average_pool_padded_first then pads with zeros first.
+struct average_pool_same_upper_written : rc::rule<"average_pool_same_upper_written"> {
+  static constexpr auto pattern =
+      rc::op<"AveragePool">("x"_v)
+          .where("auto_pad"_s == "SAME_UPPER", "count_include_pad"_i == 1, "ceil_mode"_i == 0)
+          .as<"pool">();
+  static rc::verdict condition(const auto& m) {
+    if (!m["x"_v].has_shape() || !m["x"_v].static_shape())
+      return rc::reject("the input's shape is not static");
+    const auto pads = written_pads(m);
+    if (std::all_of(pads.begin(), pads.end(), [](auto p) { return p == 0; }))
+      return rc::reject("no padding");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto pool = m["pool"_n];
+    const auto kernel = *pool["kernel_shape"_i];
+    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
+    return g.op("AveragePool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
+                "pads"_i = written_pads(m), "count_include_pad"_i = 1);
+  }
+  static std::vector<std::int64_t> written_pads(const auto& m) {
+    const auto pool = m["pool"_n];
+    const auto kernel = *pool["kernel_shape"_i];
+    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
+    return same_pads(*m["x"_v].static_shape(), kernel, strides, false);
+  }
+};
 
 // A Conv with auto_pad SAME_LOWER: OpenCV 4.6 pads it as for SAME_UPPER, the extra row at the
 // end (no error: wrong numbers). The same Conv with the pads written out, the extra one first.
@@ -781,6 +843,23 @@ struct sum_as_adds : rc::rule<"sum_as_adds"> {
   static ir::value replace(ir::graph& g, const auto& m) {
     return g.op("Add", g.op("Add", m["a"_v], m["b"_v]), m["c"_v]);
   }
+};
+
+// A Sum of two inputs of different shapes, one of them a constant: OpenCV 4.6 fails when the
+// net runs (tests/data/differential/seed-50848-*: a [1, 1, 6, 2] over [5, 1, 6, 2]). An Add
+// gives the same numbers, and the forms of its constant are constant_broadcast's.
+struct sum_of_two_as_add : rc::rule<"sum_of_two_as_add"> {
+  static constexpr auto pattern = rc::op<"Sum">("a"_v, "b"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    if (!g.constant_data(m["a"_v]) && !g.constant_data(m["b"_v]))
+      return rc::reject("no input is a constant");
+    if (m["a"_v].has_shape() && m["b"_v].has_shape() && m["a"_v].static_shape() &&
+        m["a"_v].static_shape() == m["b"_v].static_shape())
+      return rc::reject("of one shape");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) { return g.op("Add", m["a"_v], m["b"_v]); }
 };
 
 // Whether OpenCV 4.6 slices over these axes right: consecutive, ascending as written, each
@@ -1294,21 +1373,199 @@ using mul_constant_in_accepted_form =
 using div_constant_in_accepted_form =
     constant_in_accepted_form<"Div", "div_constant_in_accepted_form">;
 
-// Which input of `op` (Add, Sub, Mul or Div) on two computed tensors is a single element
-// broadcast over the other, where OpenCV 4.6 fails on it (0 or 1; nullopt where neither is, or
-// it has the higher rank). Every such Mul and Div fails to load or run, and every such Add and
-// Sub but the element after a [1, 1, H, W] (measured over 4-D batches of one, [1, 4],
-// [1, 2, 3] and 5-D, ReduceMean's and GlobalAveragePool's single elements alike;
-// tests/data/differential/seed-9908-*).
+// The computed input and the stored constant of a match of `rc::op<Op>("a"_v, "b"_v)` that has
+// one of each, and whether the constant comes first.
+struct computed_and_constant {
+  ir::value x, c;
+  bool constant_first = false;
+  static std::optional<computed_and_constant> of(const auto& m) {
+    const auto& g = m.graph();
+    const bool a = g.constant_data(m["a"_v]) != nullptr, b = g.constant_data(m["b"_v]) != nullptr;
+    if (a == b) return std::nullopt;
+    return a ? computed_and_constant{m["b"_v], m["a"_v], true}
+             : computed_and_constant{m["a"_v], m["b"_v], false};
+  }
+  // `op` over the constant and `computed` in place of x, in the order they were written.
+  ir::value op(ir::graph& g, std::string_view op, const ir::value& computed) const {
+    const ir::value in[] = {constant_first ? c : computed, constant_first ? computed : c};
+    return variadic(g, op, in);
+  }
+};
+
+// Whether a stored constant of dims c widens the computed input x of an Add, Sub, Mul or Div:
+// the output is larger than x. OpenCV 4.6 then fails when the net runs, whatever the shapes
+// (measured for each op, the constant first and second, ranks 2 to 4: a [1, 1] plus a [3], a
+// [2, 1, 4] times a [3, 1]; tests/data/differential/seed-50713-*).
+inline bool widened_by_constant(std::string_view op, const std::vector<std::int64_t>& x,
+                                const std::vector<std::int64_t>& c) {
+  if (op != "Add" && op != "Sub" && op != "Mul" && op != "Div") return false;
+  const auto out = expansion::joined(x, c);
+  return out && *out != x;
+}
+
+// An op whose stored constant widens its computed input (widened_by_constant): the input
+// expanded to the output's shape first (an Expand that expand_in_steps writes in steps OpenCV
+// takes), so the constant broadcasts over it. Exact: an Expand copies.
+template <fixed_string Op, fixed_string Name>
+struct expanded_to_constant : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("a"_v, "b"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto in = computed_and_constant::of(m);
+    if (!in) return rc::reject("not one constant input");
+    if (!in->x.has_shape() || !in->x.static_shape())
+      return rc::reject("the input's shape is not static");
+    const ir::tensor_view c = m.graph().constant_data(in->c);
+    if (!widened_by_constant(Op.view(), *in->x.static_shape(), c.dims()))
+      return rc::reject("the constant does not widen the input");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = *computed_and_constant::of(m);
+    const ir::tensor_view c = g.constant_data(in.c);
+    const auto out = *expansion::joined(*in.x.static_shape(), c.dims());
+    return in.op(g, Op.view(), g.op("Expand", in.x, ir::ints_constant(g, out)));
+  }
+};
+using add_expanded_to_constant = expanded_to_constant<"Add", "add_expanded_to_constant">;
+using sub_expanded_to_constant = expanded_to_constant<"Sub", "sub_expanded_to_constant">;
+using mul_expanded_to_constant = expanded_to_constant<"Mul", "mul_expanded_to_constant">;
+using div_expanded_to_constant = expanded_to_constant<"Div", "div_expanded_to_constant">;
+
+// Whether OpenCV 4.6 folds `op` with a stored constant of dims c into the convolution that
+// makes its other input (of rank `rank`) as if c were per channel: an Add, Sub, Mul or Div
+// right after a Conv or ConvTranspose, c neither a single element nor varying along axis 1
+// alone. The net then fails when it runs, or, where c's length happens to be the channel
+// count, gives wrong numbers (tests/data/differential/seed-40510-*, seed-40298-*).
+inline bool folded_into_convolution(std::string_view op, std::string_view producer,
+                                    std::size_t rank, const std::vector<std::int64_t>& c) {
+  if (op != "Add" && op != "Sub" && op != "Mul" && op != "Div") return false;
+  if (producer != "Conv" && producer != "ConvTranspose") return false;
+  if (ir::element_count(c) <= 1 || c.size() > rank) return false;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    if (rank - c.size() + k != 1 && c[k] != 1) return true;
+  return false;
+}
+
+// An op with a constant that OpenCV would fold into the convolution before it
+// (folded_into_convolution): the convolution's output reshaped to its own shape first, which
+// OpenCV computes as a layer of its own and folds nothing into. Exact: a Reshape copies.
+template <fixed_string Op, fixed_string Name>
+struct apart_from_convolution : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("a"_v, "b"_v);
+  static rc::verdict condition(const auto& m) {
+    const auto in = computed_and_constant::of(m);
+    if (!in) return rc::reject("not one constant input");
+    const auto made = m.graph().producer(in->x);
+    if (!made || !in->x.has_shape() || !in->x.static_shape())
+      return rc::reject("not a convolution's output of static shape");
+    const ir::tensor_view c = m.graph().constant_data(in->c);
+    if (!folded_into_convolution(Op.view(), made->op_type(), in->x.rank(), c.dims()))
+      return rc::reject("OpenCV folds nothing wrong here");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = *computed_and_constant::of(m);
+    return in.op(g, Op.view(), g.op("Reshape", in.x, ir::ints_constant(g, *in.x.static_shape())));
+  }
+};
+using add_apart_from_convolution = apart_from_convolution<"Add", "add_apart_from_convolution">;
+using sub_apart_from_convolution = apart_from_convolution<"Sub", "sub_apart_from_convolution">;
+using mul_apart_from_convolution = apart_from_convolution<"Mul", "mul_apart_from_convolution">;
+using div_apart_from_convolution = apart_from_convolution<"Div", "div_apart_from_convolution">;
+
+// Whether OpenCV 4.6 fuses a per-channel op (BatchNormalization, PRelu) into the layer that
+// makes its input and then applies it to the wrong elements: the input made by an Add, Sub,
+// Mul, Div, Max, Min or Sum of computed tensors, and of 2 or 3 dims (measured for each op over
+// [1, 5], [2, 5] and [1, 5, 3]; in 4-D it is right). No error: wrong numbers
+// (tests/data/differential/seed-70635-*).
+inline bool fused_into_eltwise(std::string_view op, std::string_view producer, bool inputs_computed,
+                               std::size_t rank) {
+  static constexpr std::string_view eltwise[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
+  if (op != "BatchNormalization" && op != "PRelu") return false;
+  return inputs_computed && (rank == 2 || rank == 3) &&
+         std::find(std::begin(eltwise), std::end(eltwise), producer) != std::end(eltwise);
+}
+
+// A BatchNormalization or PRelu that OpenCV would fuse into the elementwise op before it
+// (fused_into_eltwise): its input reshaped to its own shape first, a layer of its own that
+// nothing is fused into. Exact: a Reshape copies.
+struct apart_from_eltwise {
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto& x = m["x"_v];
+    const auto node = m.nodes().front();
+    if (node.output_count() > 1) return rc::reject("it gives its statistics too");
+    const auto made = g.producer(x);
+    if (!made || !x.has_shape() || !x.static_shape()) return rc::reject("no node of static shape");
+    bool computed = true;
+    for (std::size_t k = 0; k < made->input_count(); ++k)
+      computed = computed && !g.constant_data(g.find(made->input(k)));
+    if (!fused_into_eltwise(node.op_type(), made->op_type(), computed, x.rank()))
+      return rc::reject("OpenCV fuses nothing wrong here");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto node = m.nodes().front();
+    ir::node_spec spec;
+    spec.op_type = node.op_type();
+    spec.name = node.name();
+    spec.doc_string = node.doc_string();
+    spec.inputs.push_back(
+        g.op("Reshape", m["x"_v], ir::ints_constant(g, *m["x"_v].static_shape())));
+    for (std::size_t k = 1; k < node.input_count(); ++k)
+      spec.inputs.push_back(g.find(node.input(k)));
+    for (const auto& a : node.attributes()) spec.attributes.push_back(a);
+    return g.emit(std::move(spec)).front();
+  }
+};
+struct batch_norm_apart_from_eltwise : rc::rule<"batch_norm_apart_from_eltwise">,
+                                       apart_from_eltwise {
+  static constexpr auto pattern =
+      rc::op<"BatchNormalization">("x"_v, "scale"_v, "bias"_v, "mean"_v, "var"_v);
+};
+struct prelu_apart_from_eltwise : rc::rule<"prelu_apart_from_eltwise">, apart_from_eltwise {
+  static constexpr auto pattern = rc::op<"PRelu">("x"_v, "slope"_v);
+};
+
+// A Div by a stored constant (not a single element) that other nodes read too: OpenCV 4.6's
+// importer takes the divisor's reciprocal in place, so they read 1 / c as well
+// (tests/data/differential/seed-40514-*: no error, wrong numbers). The Div is given a copy of
+// its own.
+struct divisor_copied : rc::rule<"divisor_copied"> {
+  static constexpr auto pattern = rc::op<"Div">("x"_v, "c"_c);
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    if (g.constant_data(m["x"_v])) return rc::reject("both inputs are constants");
+    const ir::tensor_view c = g.constant_data(m["c"_c]);
+    if (c.element_count() <= 1) return rc::reject("a single element, divided by as a power");
+    if (m.readers(m["c"_c]) < 2) return rc::reject("the Div alone reads it");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::tensor_view c = g.constant_data(m["c"_c]);
+    std::string name = m["c"_c].name() + "_divisor";
+    for (int k = 1; g.has_name(name); ++k) name = m["c"_c].name() + "_divisor_" + std::to_string(k);
+    return g.op("Div", m["x"_v], g.initializer(name, c.reshaped(c.dims())));
+  }
+};
+
+// Which input of `op` (Add, Sub, Mul, Div, Max, Min or a Sum of two) on two computed tensors is
+// a single element broadcast over the other, where OpenCV 4.6 fails on it (0 or 1; nullopt
+// where neither is). Every such Mul and Div fails to load or run, and every such Add and Sub
+// but the element after a [1, 1, H, W] (measured over 4-D batches of one, [1, 4], [1, 2, 3]
+// and 5-D, ReduceMean's and GlobalAveragePool's single elements alike;
+// tests/data/differential/seed-9908-*); so does a single element of the higher rank, either
+// side, for every op (a [1, 1] and a [5]: seed-70635-*).
 inline std::optional<std::size_t> single_element_broadcast(std::string_view op,
                                                            const std::vector<std::int64_t>& a,
                                                            const std::vector<std::int64_t>& b) {
   if (a == b) return std::nullopt;
-  if (broadcast::single(b) && b.size() <= a.size()) {
-    const bool runs = (op == "Add" || op == "Sub") && a.size() == 4 && a[0] == 1 && a[1] == 1;
+  if (broadcast::single(b)) {
+    const bool runs = (op == "Add" || op == "Sub") && a.size() == 4 && a[0] == 1 && a[1] == 1 &&
+                      b.size() <= a.size();
     return runs ? std::nullopt : std::optional<std::size_t>(1);
   }
-  if (broadcast::single(a) && a.size() <= b.size()) return 0;
+  if (broadcast::single(a)) return 0;
   return std::nullopt;
 }
 
@@ -1318,7 +1575,8 @@ namespace broadcast {
 // broadcast to one of ranks 2 to 4 at batches 1 and 2, either input of lower rank: Mul and Div
 // only per channel ([N, C, 1, 1] over [N, C, H, W]) or along one axis in 3-D or more; Add, Sub,
 // Max, Min and Sum in no form reliably (each fails to load or run, or runs wrong, for some
-// producer of the same shapes: tests/data/differential/seed-5067-*, seed-9309-*).
+// producer of the same shapes: tests/data/differential/seed-5067-*, seed-9309-*). A Div
+// broadcasts its divisor only: a broadcast dividend is divided by, not into (seed-41218-*).
 inline bool computed_taken(std::string_view op, const dims& a, const dims& b) {
   if (a == b) return true;
   if (single(a) || single(b)) return !single_element_broadcast(op, a, b).has_value();
@@ -1328,23 +1586,16 @@ inline bool computed_taken(std::string_view op, const dims& a, const dims& b) {
            std::all_of(small.begin() + 2, small.end(), [](auto d) { return d == 1; });
   };
   std::size_t differing = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) differing += a[i] != b[i];
+  bool dividend_broadcast = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    differing += a[i] != b[i];
+    dividend_broadcast = dividend_broadcast || (op == "Div" && a[i] < b[i]);
+  }
+  if (dividend_broadcast) return false;
   return differing == 1 || per_channel(a, b) || per_channel(b, a);
 }
 
 }  // namespace broadcast
-
-// Whether v is the reduction OpenCV's importer fuses, with the op that reads it, into one
-// Softmax or LogSoftmax layer (x - ReduceMax(x), e / ReduceSum(e), y - Log(ReduceSum(..))),
-// which it runs right as written (node/test_softmax_*_expanded, node/test_logsoftmax_*_expanded).
-inline bool fused_into_softmax(const auto& g, const ir::value& v) {
-  const auto made = g.producer(v);
-  if (!made) return false;
-  if (made->op_type() == "ReduceMax" || made->op_type() == "ReduceSum") return true;
-  if (made->op_type() != "Log") return false;
-  const auto sum = g.producer(g.find(made->input(0)));
-  return sum && sum->op_type() == "ReduceSum";
-}
 
 // An Add, Sub, Mul, Div, Max, Min or Sum of two computed tensors broadcast in a form OpenCV
 // does not take (broadcast::computed_taken): each input expanded to the output's shape first
@@ -1362,7 +1613,7 @@ struct computed_broadcast_expanded : rc::rule<Name> {
     if (!as || !bs) return rc::reject("a shape is not static");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
     if (broadcast::computed_taken(Op.view(), *as, *bs)) return rc::reject("OpenCV takes the form");
-    if (fused_into_softmax(g, a) || fused_into_softmax(g, b))
+    if (fused_into_softmax(g, Op.view(), a, b))
       return rc::reject("a softmax OpenCV fuses into one layer");
     if (Op.view() == "Div" && broadcast::single(*bs))
       return rc::reject("a division by a single element (single_element_divisor)");
