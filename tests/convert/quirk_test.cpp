@@ -74,8 +74,9 @@ static_assert(
             cv::gather_from_front, cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
             cv::edge_pad_in_steps, cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
             cv::concat_axis_from_front, cv::average_pool_same_upper_written,
-            cv::average_pool_padded_first, cv::max_pool_same_lower, cv::average_pool_same_lower,
-            cv::conv_same_lower>>);
+            cv::average_pool_padded_first, cv::max_pool_valid_pads_written,
+            cv::average_pool_valid_pads_written, cv::max_pool_same_lower,
+            cv::average_pool_same_lower, cv::conv_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -196,6 +197,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"concat_negative_axis", [] { return test_model("node/test_concat_1d_axis_negative_1"); }},
       {"average_pool_counts_padding",
        [] { return test_model("node/test_averagepool_2d_pads_count_include_pad"); }},
+      {"valid_pool_rounded_down", [] { return found_by_seed("1795927484"); }},
       {"max_pool_same_lower_pads", [] { return test_model("node/test_maxpool_2d_same_lower"); }},
       {"average_pool_same_lower_pads",
        [] { return test_model("node/test_averagepool_2d_same_lower"); }},

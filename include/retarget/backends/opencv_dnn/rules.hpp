@@ -444,6 +444,37 @@ struct same_lower_pads_written : rc::rule<Name> {
 using max_pool_same_lower = same_lower_pads_written<"MaxPool", "max_pool_same_lower">;
 using average_pool_same_lower = same_lower_pads_written<"AveragePool", "average_pool_same_lower">;
 
+// Pooling with auto_pad VALID and ceil_mode: OpenCV 4.6 rounds the output length down all the
+// same (a [1, 1, 7, 6] by 2 x 2 at strides [2, 1] gives 3 rows where 4 are due; no error). The
+// same pool with zero pads written instead of VALID rounds up.
+template <fixed_string Op, fixed_string Name>
+struct valid_pool_pads_written : rc::rule<Name> {
+  static constexpr auto pattern =
+      rc::op<Op>("x"_v).where("auto_pad"_s == "VALID", "ceil_mode"_i == 1).template as<"pool">();
+  static rc::verdict condition(const auto& m) {
+    if (m["pool"_n].node->output_count() != 1) return rc::reject("it gives its indices too");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto pool = *m["pool"_n].node;
+    ir::node_spec spec;
+    spec.op_type = std::string(Op.view());
+    spec.name = pool.name();
+    spec.doc_string = pool.doc_string();
+    spec.inputs = {m["x"_v]};
+    for (const auto& a : pool.attributes())
+      if (a.name() != "auto_pad") spec.attributes.push_back(a);
+    const auto spatial = static_cast<std::size_t>(m["x"_v].rank()) - 2;
+    spec.attributes.push_back(
+        ir::attribute_entry("pads"_i = std::vector<std::int64_t>(2 * spatial, 0)));
+    return g.emit(std::move(spec)).front();
+  }
+};
+using max_pool_valid_pads_written =
+    valid_pool_pads_written<"MaxPool", "max_pool_valid_pads_written">;
+using average_pool_valid_pads_written =
+    valid_pool_pads_written<"AveragePool", "average_pool_valid_pads_written">;
+
 // Average pooling that counts the padding under auto_pad SAME_UPPER: OpenCV 4.6 leaves the
 // padding out of the count (tests/data/differential/seed-51230-*: no error, wrong numbers). The
 // pads written out, which average_pool_padded_first then pads with zeros first.
@@ -1498,8 +1529,8 @@ struct apart_from_eltwise {
     const auto made = g.producer(x);
     if (!made || !x.has_shape() || !x.static_shape()) return rc::reject("no node of static shape");
     bool computed = true;
-    for (std::size_t k = 0; k < made->input_count(); ++k)
-      computed = computed && !g.constant_data(g.find(made->input(k)));
+    for (std::size_t k = 0; k < made->input_count(); ++k)  // "": an absent optional input
+      computed = computed && (made->input(k).empty() || !g.constant_data(g.find(made->input(k))));
     if (!fused_into_eltwise(node.op_type(), made->op_type(), computed, x.rank()))
       return rc::reject("OpenCV fuses nothing wrong here");
     return true;
