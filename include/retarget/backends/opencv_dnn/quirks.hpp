@@ -927,6 +927,37 @@ struct channel_op_after_eltwise
   }
 };
 
+// tests/data/differential/seed-1795929651-*: two stored constants and a [1, 2, 3, 8] input
+// joined along axis 1.
+struct concat_constant_with_input
+    : rc::quirk<"concat_constant_with_input", rc::by_rule<concat_input_apart>> {
+  static constexpr std::string_view summary =
+      "a Concat of a stored constant and a graph input of a batch of one gives wrong values "
+      "(no error; right with a computed tensor, or at a batch of 2)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 joins a constant to a graph input of a batch of one wrongly";
+  static constexpr std::string_view remedy =
+      "convert reshapes the input to its own shape first, which makes it a computed tensor";
+  static bool found(const site& s) {
+    if (s.op() != "Concat") return false;
+    bool constant = false, input = false;
+    for (const auto& in : s.node.inputs()) {
+      constant = constant || s.model.constant(in);
+      if (s.model.is_graph_input(in) && !s.model.constant(in)) {
+        const auto shape = s.model.static_shape(in);
+        input = input || !shape || shape->empty() || shape->front() == 1;
+      }
+    }
+    return constant && input;
+  }
+  static bool fixable(const site& s) {
+    if (s.node.input_count() > 3) return false;
+    for (const auto& in : s.node.inputs())
+      if (s.model.is_graph_input(in) && !s.model.static_shape(in)) return false;
+    return true;
+  }
+};
+
 // tests/data/differential/seed-40514-*: x / c + c, c a stored [4].
 struct divisor_shared : rc::quirk<"divisor_shared", rc::by_rule<divisor_copied>> {
   static constexpr std::string_view summary =
@@ -1790,6 +1821,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::constant_after_convolution,
           retarget::backends::opencv_dnn_convert::quirks::divisor_shared,
           retarget::backends::opencv_dnn_convert::quirks::channel_op_after_eltwise,
+          retarget::backends::opencv_dnn_convert::quirks::concat_constant_with_input,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::batch_norm_after_matmul,
           retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,

@@ -1558,6 +1558,46 @@ struct prelu_apart_from_eltwise : rc::rule<"prelu_apart_from_eltwise">, apart_fr
   static constexpr auto pattern = rc::op<"PRelu">("x"_v, "slope"_v);
 };
 
+// A Concat of stored constants and a graph input of a batch of one: OpenCV 4.6 joins them with
+// wrong values (1e37s: tests/data/differential/seed-1795929651-*), whether the constant is an
+// initializer or a Constant node, first or last; with a computed tensor, or at a batch of 2, it
+// is right. Each graph input reshaped to its own shape first makes it a computed tensor. Exact.
+struct concat_input_apart : rc::rule<"concat_input_apart"> {
+  static constexpr auto pattern =
+      rc::op<"Concat">("a"_v, "b"_v, rc::optional("c"_v)).as<"concat">();
+  static bool graph_input(const ir::graph& g, const ir::value& v) {
+    return v.valid() && !g.producer(v) && !g.constant_data(v);
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    bool constant = false, input = false;
+    for (const auto& v : inputs(m)) {
+      constant = constant || g.constant_data(v) != nullptr;
+      if (graph_input(g, v)) {
+        if (!v.has_shape() || !v.static_shape()) return rc::reject("a graph input is not static");
+        input = input || v.static_shape()->front() == 1;
+      }
+    }
+    if (!constant || !input)
+      return rc::reject("no constant beside a graph input of a batch of one");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    std::vector<ir::value> in;
+    for (const auto& v : inputs(m))
+      in.push_back(graph_input(g, v) ? g.op("Reshape", v, ir::ints_constant(g, *v.static_shape()))
+                                     : v);
+    const auto axis = "axis"_i = m["concat"_n]["axis"_i].value_or(0);
+    return in.size() == 3 ? g.op("Concat", in[0], in[1], in[2], axis)
+                          : g.op("Concat", in[0], in[1], axis);
+  }
+  static std::vector<ir::value> inputs(const auto& m) {
+    std::vector<ir::value> in{m["a"_v], m["b"_v]};
+    if (m.has("c"_v)) in.push_back(m["c"_v]);
+    return in;
+  }
+};
+
 // A Div by a stored constant (not a single element) that other nodes read too: OpenCV 4.6's
 // importer takes the divisor's reciprocal in place, so they read 1 / c as well
 // (tests/data/differential/seed-40514-*: no error, wrong numbers). The Div is given a copy of
