@@ -72,11 +72,11 @@ static_assert(
             cv::sum_of_two_as_add, cv::sum_as_adds, cv::slice_axis_by_axis,
             cv::constant_first_matmul, cv::gemm_scales_folded, cv::cumsum_on_last_axis,
             cv::gather_from_front, cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
-            cv::edge_pad_in_steps, cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
-            cv::concat_axis_from_front, cv::average_pool_same_upper_written,
-            cv::average_pool_padded_first, cv::max_pool_valid_pads_written,
-            cv::average_pool_valid_pads_written, cv::max_pool_same_lower,
-            cv::average_pool_same_lower, cv::conv_same_lower>>);
+            cv::resize_to_one_sliced, cv::edge_pad_in_steps, cv::softmax_axis_written_out,
+            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
+            cv::average_pool_same_upper_written, cv::average_pool_padded_first,
+            cv::max_pool_valid_pads_written, cv::average_pool_valid_pads_written,
+            cv::max_pool_same_lower, cv::average_pool_same_lower, cv::conv_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -302,6 +302,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"constant_after_convolution", [] { return found_by_seed("40510"); }},
       {"divisor_shared", [] { return found_by_seed("40514"); }},
       {"channel_op_after_eltwise", [] { return found_by_seed("70635"); }},
+      {"resize_to_one_pytorch_half_pixel", [] { return found_by_seed("1795931986"); }},
       {"concat_constant_with_input", [] { return found_by_seed("1795929651"); }},
       {"pads_differ_on_one_axis", [] { return found_by_seed("9695"); }},
       {"average_pool_counts_padding_rounded_up", [] { return found_by_seed("9178"); }},

@@ -1448,6 +1448,29 @@ struct resize_scale_not_whole : rc::quirk<"resize_scale_not_whole"> {
   }
 };
 
+// tests/data/differential/seed-1795931986-*: a [3, 2, 3, 5] resized to [3, 2, 3, 1].
+struct resize_to_one_pytorch_half_pixel
+    : rc::quirk<"resize_to_one_pytorch_half_pixel", rc::by_rule<resize_to_one_sliced>> {
+  static constexpr std::string_view summary =
+      "Resize in linear mode with pytorch_half_pixel coordinates samples an axis shrunk to a "
+      "length of 1 at its centre, where ONNX takes its first element (no error: wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 maps pytorch_half_pixel as half_pixel, also to a length of 1";
+  static constexpr std::string_view remedy = "convert slices those axes to their first element";
+  static bool found(const site& s) {
+    if (s.op() != "Resize" || s.model.opset() < 11) return false;
+    const auto mode = s.node.attribute("mode");
+    const auto coordinates = s.node.attribute("coordinate_transformation_mode");
+    if (!mode || mode->s() != "linear" || !coordinates || coordinates->s() != "pytorch_half_pixel")
+      return false;
+    const auto in = s.model.static_shape(s.input(0));
+    if (!in) return false;
+    const auto out =
+        resized_lengths(*in, s.model.constant(s.input(2)), s.model.constant(s.input(3)));
+    return shrinks_to_one(*in, out);
+  }
+};
+
 // tests/data/differential/seed-5006-*: nearest_mode is ignored, and half_pixel is taken as
 // asymmetric.
 struct resize_nearest_modes : rc::quirk<"resize_nearest_modes"> {
@@ -1844,6 +1867,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
           retarget::backends::opencv_dnn_convert::quirks::resize_linear_default_coordinates,
           retarget::backends::opencv_dnn_convert::quirks::resize_scale_not_whole,
+          retarget::backends::opencv_dnn_convert::quirks::resize_to_one_pytorch_half_pixel,
           retarget::backends::opencv_dnn_convert::quirks::pad_mode_outside_2d,
           retarget::backends::opencv_dnn_convert::quirks::edge_pad_wider_than_input,
           retarget::backends::opencv_dnn_convert::quirks::softmax_coerced_to_2d,

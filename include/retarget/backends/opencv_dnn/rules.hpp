@@ -5,6 +5,7 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -544,6 +545,81 @@ struct conv_same_lower : rc::rule<"conv_same_lower"> {
     for (const auto& a : conv.attributes())
       if (a.name() != "auto_pad") spec.attributes.push_back(a);
     spec.attributes.push_back(ir::attribute_entry("pads", pads));
+    return g.emit(std::move(spec)).front();
+  }
+};
+
+// The lengths a Resize makes of an input of dims `in`: its sizes, or each length times its
+// scale rounded down (the scale taken as float32, as stored); empty when neither is known.
+inline std::vector<std::int64_t> resized_lengths(const std::vector<std::int64_t>& in,
+                                                 const ir::tensor_view& scales,
+                                                 const ir::tensor_view& sizes) {
+  if (sizes) {
+    const auto v = ir::values_as_double(sizes);
+    return v.size() == in.size() ? std::vector<std::int64_t>(v.begin(), v.end())
+                                 : std::vector<std::int64_t>{};
+  }
+  if (!scales) return {};
+  const auto factor = ir::values_as_double(scales);
+  if (factor.size() != in.size()) return {};
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    out.push_back(static_cast<std::int64_t>(std::floor(
+        static_cast<double>(in[i]) * static_cast<double>(static_cast<float>(factor[i])))));
+  return out;
+}
+
+// Whether a Resize shrinks an axis to a length of 1. In pytorch_half_pixel mode ONNX samples
+// such an axis at 0, its first element; OpenCV 4.6 samples it at the half-pixel centre, as any
+// other length (no error: wrong numbers; tests/data/differential/seed-1795931986-*).
+inline bool shrinks_to_one(const std::vector<std::int64_t>& in,
+                           const std::vector<std::int64_t>& out) {
+  for (std::size_t i = 0; i < in.size() && i < out.size(); ++i)
+    if (out[i] == 1 && in[i] > 1) return true;
+  return false;
+}
+
+// A linear Resize in pytorch_half_pixel mode that shrinks an axis to 1 (shrinks_to_one): those
+// axes sliced to their first element first, which is what ONNX samples, and the rest resized by
+// sizes as before (a length of 1 kept at 1 samples its one element).
+struct resize_to_one_sliced : rc::rule<"resize_to_one_sliced"> {
+  static constexpr auto pattern =
+      rc::op<"Resize">("x"_v, rc::optional("roi"_v), rc::optional("scales"_v),
+                       rc::optional("sizes"_v))
+          .where("mode"_s == "linear", "coordinate_transformation_mode"_s == "pytorch_half_pixel")
+          .as<"resize">();
+  static std::vector<std::int64_t> lengths(const auto& m) {
+    const auto& g = m.graph();
+    const auto in = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!in) return {};
+    const auto stored = [&](auto capture) -> ir::tensor_view {
+      return m.has(capture) ? ir::tensor_view(g.constant_data(m[capture])) : ir::tensor_view();
+    };
+    return resized_lengths(*in, stored("scales"_v), stored("sizes"_v));
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto out = lengths(m);
+    if (out.empty()) return rc::reject("the lengths are not known");
+    if (!shrinks_to_one(*m["x"_v].static_shape(), out)) return rc::reject("no axis shrinks to 1");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = *m["x"_v].static_shape();
+    const auto out = lengths(m);
+    std::vector<std::int64_t> axes;
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (out[i] == 1 && in[i] > 1) axes.push_back(static_cast<std::int64_t>(i));
+    const std::vector<std::int64_t> zeros(axes.size(), 0), ones(axes.size(), 1);
+    const auto sliced = g.op("Slice", m["x"_v], ir::ints_constant(g, zeros),
+                             ir::ints_constant(g, ones), ir::ints_constant(g, axes));
+    const auto resize = *m["resize"_n].node;
+    ir::node_spec spec;
+    spec.op_type = "Resize";
+    spec.name = resize.name();
+    spec.doc_string = resize.doc_string();
+    spec.inputs = {sliced, m.has("roi"_v) ? m["roi"_v] : ir::value(), ir::value(),
+                   ir::ints_constant(g, out)};
+    for (const auto& a : resize.attributes()) spec.attributes.push_back(a);
     return g.emit(std::move(spec)).front();
   }
 };
