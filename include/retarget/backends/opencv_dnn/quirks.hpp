@@ -870,14 +870,16 @@ struct constant_widens_input
 };
 
 // tests/data/differential/seed-40510-* (a [5] subtracted along the last axis of a 1-D Conv's
-// [4, 2, 5]), seed-40298-* (a [14, 1] added over a ConvTranspose's [4, 2, 14, 6]).
+// [4, 2, 5]), seed-40298-* (a [14, 1] added over a ConvTranspose's [4, 2, 14, 6]),
+// seed-1795934330-* (a [3, 1] added after a Conv plus one).
 struct constant_after_convolution
     : rc::quirk<"constant_after_convolution",
                 rc::by_rule<add_apart_from_convolution, sub_apart_from_convolution,
                             mul_apart_from_convolution, div_apart_from_convolution>> {
   static constexpr std::string_view summary =
-      "an Add, Sub, Mul or Div of a stored constant right after a Conv or ConvTranspose is "
-      "folded into it as if per channel: unless the constant varies along the channels alone, "
+      "an Add, Sub, Mul or Div of a stored constant after a Conv or ConvTranspose (and the "
+      "per-channel ops folded into it) is folded into it too as if per channel: unless the "
+      "constant varies along the channels alone, "
       "the net fails when it runs, or gives wrong numbers where its length is the channel count";
   static constexpr std::string_view reason =
       "OpenCV 4.6 folds the constant into the convolution as if it were per channel";
@@ -886,11 +888,19 @@ struct constant_after_convolution
   static bool found(const site& s) {
     const auto in = computed_and_constant_inputs::of(s);
     if (!in) return false;
-    const int made = s.model.producer(in->x);
-    const auto rank = s.model.rank(in->x);
-    const auto c = s.model.static_shape(in->c);
-    return made >= 0 && rank && c &&
-           folded_into_convolution(s.op(), s.model.at(made).op_type(), *rank, *c);
+    const auto& m = s.model;
+    const auto rank = m.rank(in->x);
+    const auto c = m.static_shape(in->c);
+    if (!rank || !c) return false;
+    const auto behind = convolution_behind(
+        in->x,
+        [&](const std::string& v) {
+          const int i = m.producer(v);
+          return i >= 0 ? std::optional(m.at(i)) : std::nullopt;
+        },
+        [&](const std::string& v) { return m.constant(v) ? m.static_shape(v) : std::nullopt; },
+        [&](const std::string& v) { return m.rank(v); });
+    return folded_into_convolution(s.op(), behind, *rank, *c);
   }
   static bool fixable(const site& s) {
     return s.model.static_shape(computed_and_constant_inputs::of(s)->x).has_value();

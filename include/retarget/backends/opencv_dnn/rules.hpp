@@ -1538,19 +1538,54 @@ using sub_expanded_to_constant = expanded_to_constant<"Sub", "sub_expanded_to_co
 using mul_expanded_to_constant = expanded_to_constant<"Mul", "mul_expanded_to_constant">;
 using div_expanded_to_constant = expanded_to_constant<"Div", "div_expanded_to_constant">;
 
+// Whether a stored constant of dims c, applied to a tensor of rank `rank`, is one OpenCV 4.6
+// folds into a convolution right: a single element, or one that varies along axis 1 alone.
+inline bool per_channel_or_single(std::size_t rank, const std::vector<std::int64_t>& c) {
+  if (ir::element_count(c) <= 1) return true;
+  if (c.size() > rank) return false;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    if (rank - c.size() + k != 1 && c[k] != 1) return false;
+  return true;
+}
+
+// The op that makes `x`, looked through the layers OpenCV 4.6 folds into a convolution before
+// it: a BatchNormalization, and an Add, Sub, Mul or Div of a constant per_channel_or_single
+// (tests/data/differential/seed-1795934330-*: a Conv, plus one, plus a [3, 1]). Over any view of
+// a model: producer(name) gives the node that makes a value (or nullopt), constant_dims(name) a
+// stored constant's dims (or nullopt), rank(name) a value's rank (or nullopt).
+inline std::string convolution_behind(std::string x, const auto& producer,
+                                      const auto& constant_dims, const auto& rank) {
+  for (;;) {
+    const auto made = producer(x);
+    if (!made) return {};
+    const std::string op = made->op_type();
+    if (op == "BatchNormalization") {
+      x = made->input(0);
+      continue;
+    }
+    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && made->input_count() == 2) {
+      const auto a = constant_dims(made->input(0)), b = constant_dims(made->input(1));
+      const std::string computed = a ? made->input(1) : made->input(0);
+      const auto r = rank(computed);
+      if (a.has_value() != b.has_value() && r && per_channel_or_single(*r, a ? *a : *b)) {
+        x = computed;
+        continue;
+      }
+    }
+    return op;
+  }
+}
+
 // Whether OpenCV 4.6 folds `op` with a stored constant of dims c into the convolution that
-// makes its other input (of rank `rank`) as if c were per channel: an Add, Sub, Mul or Div
-// right after a Conv or ConvTranspose, c neither a single element nor varying along axis 1
-// alone. The net then fails when it runs, or, where c's length happens to be the channel
-// count, gives wrong numbers (tests/data/differential/seed-40510-*, seed-40298-*).
+// makes its other input (of rank `rank`; `producer` is convolution_behind's answer) as if c were
+// per channel: an Add, Sub, Mul or Div after a Conv or ConvTranspose, c not per_channel_or_single.
+// The net then fails when it runs, or, where c's length happens to be the channel count, gives
+// wrong numbers (tests/data/differential/seed-40510-*, seed-40298-*).
 inline bool folded_into_convolution(std::string_view op, std::string_view producer,
                                     std::size_t rank, const std::vector<std::int64_t>& c) {
   if (op != "Add" && op != "Sub" && op != "Mul" && op != "Div") return false;
   if (producer != "Conv" && producer != "ConvTranspose") return false;
-  if (ir::element_count(c) <= 1 || c.size() > rank) return false;
-  for (std::size_t k = 0; k < c.size(); ++k)
-    if (rank - c.size() + k != 1 && c[k] != 1) return true;
-  return false;
+  return !per_channel_or_single(rank, c);
 }
 
 // An op with a constant that OpenCV would fold into the convolution before it
@@ -1562,11 +1597,20 @@ struct apart_from_convolution : rc::rule<Name> {
   static rc::verdict condition(const auto& m) {
     const auto in = computed_and_constant::of(m);
     if (!in) return rc::reject("not one constant input");
-    const auto made = m.graph().producer(in->x);
-    if (!made || !in->x.has_shape() || !in->x.static_shape())
-      return rc::reject("not a convolution's output of static shape");
-    const ir::tensor_view c = m.graph().constant_data(in->c);
-    if (!folded_into_convolution(Op.view(), made->op_type(), in->x.rank(), c.dims()))
+    const auto& g = m.graph();
+    if (!in->x.has_shape() || !in->x.static_shape()) return rc::reject("not of static shape");
+    const auto behind = convolution_behind(
+        in->x.name(), [&](const std::string& v) { return g.producer(g.find(v)); },
+        [&](const std::string& v) -> std::optional<std::vector<std::int64_t>> {
+          const ir::tensor_view t = g.constant_data(g.find(v));
+          return t ? std::optional(t.dims()) : std::nullopt;
+        },
+        [&](const std::string& v) -> std::optional<std::size_t> {
+          const auto value = g.find(v);
+          return value.has_shape() ? std::optional(value.rank()) : std::nullopt;
+        });
+    const ir::tensor_view c = g.constant_data(in->c);
+    if (!folded_into_convolution(Op.view(), behind, in->x.rank(), c.dims()))
       return rc::reject("OpenCV folds nothing wrong here");
     return true;
   }
