@@ -1365,7 +1365,8 @@ struct gather_computed
 struct gather_index_tensor : rc::quirk<"gather_index_tensor", rc::by_rule<gather_one_as_slice>> {
   static constexpr std::string_view summary =
       "a Gather of one index held in a tensor (shape [1], not a scalar) from a computed tensor "
-      "of 2 dims or more drops the axis as for a scalar index: a wrong shape, no error";
+      "of 2 dims or more, or of shape [1, 1] from a 1-D one, drops the axis as for a scalar "
+      "index: a wrong shape, no error";
   static constexpr std::string_view reason =
       "OpenCV 4.6 drops the gathered axis whatever the index's rank";
   static constexpr std::string_view remedy = "convert writes it as a Slice of the axis";
@@ -1373,7 +1374,10 @@ struct gather_index_tensor : rc::quirk<"gather_index_tensor", rc::by_rule<gather
     if (s.op() != "Gather" || s.model.constant(s.input(0))) return false;
     const ir::tensor_view i = s.model.constant(s.input(1));
     const auto in = s.model.static_shape(s.input(0));
-    return i && i.element_count() == 1 && !i.dims().empty() && in && in->size() >= 2;
+    // Of a 1-D input, a [1] index is gathered right; one of more dims ([1, 1]) loses them
+    // (tests/data/differential/seed-1795936576-*: the Reshape after it then fails to load).
+    return i && i.element_count() == 1 && !i.dims().empty() && in &&
+           (in->size() >= 2 || i.dims().size() > 1);
   }
 };
 

@@ -1151,10 +1151,11 @@ struct gather_one_as_slice : rc::rule<"gather_one_as_slice"> {
     if (m.graph().constant_data(m["x"_v])) return rc::reject("a constant: convert folds it");
     const auto shape = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
     if (!shape) return rc::reject("the input's shape is not static");
-    if (shape->size() < 2) return rc::reject("a 1-D input, which OpenCV slices as it should");
     const ir::tensor_view i = m.graph().constant_data(m["i"_c]);
     if (i.element_count() != 1) return rc::reject("more than one index");
     if (i.dims().empty()) return rc::reject("a scalar index, whose axis goes (gather_from_front)");
+    if (shape->size() < 2 && i.dims().size() == 1)
+      return rc::reject("a 1-D input by a [1] index, which OpenCV gathers as it should");
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
