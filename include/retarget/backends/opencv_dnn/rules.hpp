@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace retarget::backends::opencv_dnn_convert {
@@ -493,17 +494,21 @@ struct average_pool_same_upper_written : rc::rule<"average_pool_same_upper_writt
     return true;
   }
   static ir::value replace(ir::graph& g, const auto& m) {
-    const auto pool = m["pool"_n];
-    const auto kernel = *pool["kernel_shape"_i];
-    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
+    const auto [kernel, strides] = window(m);
     return g.op("AveragePool", m["x"_v], "kernel_shape"_i = kernel, "strides"_i = strides,
-                "pads"_i = written_pads(m), "count_include_pad"_i = 1);
+                "pads"_i = same_pads(*m["x"_v].static_shape(), kernel, strides, false),
+                "count_include_pad"_i = 1);
   }
   static std::vector<std::int64_t> written_pads(const auto& m) {
-    const auto pool = m["pool"_n];
-    const auto kernel = *pool["kernel_shape"_i];
-    const auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
+    const auto [kernel, strides] = window(m);
     return same_pads(*m["x"_v].static_shape(), kernel, strides, false);
+  }
+  // The pool's kernel and strides (1s where none are written).
+  static std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> window(const auto& m) {
+    const auto pool = m["pool"_n];
+    auto kernel = *pool["kernel_shape"_i];
+    auto strides = pool["strides"_i].value_or(std::vector<std::int64_t>(kernel.size(), 1));
+    return {std::move(kernel), std::move(strides)};
   }
 };
 
