@@ -8,11 +8,18 @@
 #include "support/srcnn.hpp"
 
 #if RETARGET_HAS_OPENCV_DNN
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <retarget/backends/opencv_dnn.hpp>
+#include <retarget/backends/opencv_dnn/convert.hpp>  // the package's quirks, read here
+#include <retarget/convert/quirk.hpp>
 
 namespace {
 
 namespace bk = retarget::backends;
+namespace quirks = retarget::backends::opencv_dnn_convert::quirks;
+namespace rc = retarget::convert;
 namespace nn = retarget::nn;
 namespace rb = retarget::backend;
 namespace rx = retarget::ir;
@@ -127,6 +134,109 @@ TEST_F(OpencvDnn, InputValuesInTheTypedFieldReachOpencv) {
     EXPECT_NE(std::string(e.what()).find("input 'x' holds 3 values"), std::string::npos)
         << e.what();
   }
+}
+
+// scale_fused_into_power: OpenCV 4.6 fuses a scale or shift after a Power layer into it, inside
+// the power. Every form the quirk names is wrong as written and right once converted, against
+// the arithmetic done here in double; a Pow by 1, and a Pow read twice, are left alone and right.
+TEST_F(OpencvDnn, AScaleAfterAPowerIsKeptApartFromIt) {
+  const std::vector<std::int64_t> dims{2, 1, 3, 4};
+  std::vector<float> x(24);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.5f + 0.25f * static_cast<float>(i % 7);
+  struct power {
+    const char* name;
+    std::function<rx::value(rx::graph&, const rx::value&)> op;
+    std::function<double(double)> of;
+  };
+  struct after {
+    const char* name;
+    std::function<rx::value(rx::graph&, const rx::value&)> op;
+    std::function<double(double)> of;
+  };
+  const auto scalar = [](rx::graph& g, float v) {
+    return g.constant(rx::tensor::of<float>({v}, {}));
+  };
+  const auto channel = [](rx::graph& g, float v) {
+    return g.constant(rx::tensor::of<float>({v}, {1}));
+  };
+  const power powers[] = {
+      {"Pow(x, 2)", [&](rx::graph& g, const rx::value& v) { return g.op("Pow", v, scalar(g, 2)); },
+       [](double v) { return v * v; }},
+      {"Pow(x, -0.43)",
+       [&](rx::graph& g, const rx::value& v) { return g.op("Pow", v, scalar(g, -0.43f)); },
+       [](double v) { return std::pow(v, static_cast<double>(-0.43f)); }},
+      {"1.5 / x", [&](rx::graph& g, const rx::value& v) { return g.op("Div", scalar(g, 1.5f), v); },
+       [](double v) { return 1.5 / v; }}};
+  const double c = static_cast<double>(-0.76f);
+  const after afters[] = {
+      {"+ c", [&](rx::graph& g, const rx::value& v) { return g.op("Add", v, scalar(g, -0.76f)); },
+       [&](double v) { return v + c; }},
+      {"c -", [&](rx::graph& g, const rx::value& v) { return g.op("Sub", scalar(g, -0.76f), v); },
+       [&](double v) { return c - v; }},
+      {"c *", [&](rx::graph& g, const rx::value& v) { return g.op("Mul", scalar(g, -0.76f), v); },
+       [&](double v) { return c * v; }},
+      {"/ c", [&](rx::graph& g, const rx::value& v) { return g.op("Div", v, scalar(g, -0.76f)); },
+       [&](double v) { return v / c; }},
+      {"Neg", [&](rx::graph& g, const rx::value& v) { return g.op("Neg", v); },
+       [](double v) { return -v; }},
+      {"BatchNormalization",
+       [&](rx::graph& g, const rx::value& v) {
+         return g.op("BatchNormalization", v, channel(g, -0.7f), channel(g, 0.3f), channel(g, 0.1f),
+                     channel(g, 2.0f));
+       },
+       [](double v) {
+         return (v - static_cast<double>(0.1f)) / std::sqrt(2.0 + static_cast<double>(1e-5f)) *
+                    static_cast<double>(-0.7f) +
+                static_cast<double>(0.3f);
+       }}};
+  // The largest error relative to the value, over every element, on OpenCV.
+  const auto error_on_opencv = [&](rx::model m, const std::function<double(double)>& want,
+                                   const std::string& file) {
+    rx::save(m, dir_ / file);
+    auto w = bk::opencv_dnn_manager::build_wrapper({dir_ / file}, {});
+    const auto got = ort::values_of(w.run({{"x", rx::tensor::of<float>(x, dims)}}).at("y"));
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double due = want(static_cast<double>(x[i]));
+      const double e = std::abs(got.at(i) - due) / std::max(1.0, std::abs(due));
+      worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : std::max(worst, e);
+    }
+    return worst;
+  };
+  const auto model = [&](const auto& make) {
+    rx::graph g(13);
+    const auto in = g.input("x", rx::dtype::f32, {2, 1, 3, 4});
+    g.output(make(g, in), "y");
+    return rx::make_model(std::move(g));
+  };
+  for (const auto& p : powers)
+    for (const auto& a : afters) {
+      SCOPED_TRACE(std::string(p.name) + " then " + a.name);
+      const auto written =
+          model([&](rx::graph& g, const rx::value& v) { return a.op(g, p.op(g, v)); });
+      const auto want = [&](double v) { return a.of(p.of(v)); };
+      EXPECT_FALSE(rc::quirk_sites<quirks::scale_fused_into_power>(written).empty());
+      EXPECT_GT(error_on_opencv(written, want, "written.onnx"), 1e-2);
+      const auto converted = rc::convert<bk::opencv_dnn>(written).model;
+      EXPECT_TRUE(rc::quirk_sites<quirks::scale_fused_into_power>(converted).empty());
+      EXPECT_LE(error_on_opencv(converted, want, "converted.onnx"), 1e-5);
+    }
+  // Left alone: a Pow by 1 (OpenCV fuses it, rightly), and a Pow that a Relu reads too.
+  const auto by_one = model([&](rx::graph& g, const rx::value& v) {
+    return g.op("Mul", g.op("Pow", v, scalar(g, 1)), scalar(g, -0.76f));
+  });
+  const auto read_twice = model([&](rx::graph& g, const rx::value& v) {
+    const auto q = g.op("Pow", v, scalar(g, 2));
+    return g.op("Add", g.op("Mul", q, scalar(g, -0.76f)), g.op("Relu", q));
+  });
+  EXPECT_TRUE(rc::quirk_sites<quirks::scale_fused_into_power>(by_one).empty());
+  EXPECT_TRUE(rc::quirk_sites<quirks::scale_fused_into_power>(read_twice).empty());
+  EXPECT_LE(error_on_opencv(
+                by_one, [&](double v) { return v * c; }, "by_one.onnx"),
+            1e-6);
+  EXPECT_LE(error_on_opencv(
+                read_twice, [&](double v) { return v * v * c + v * v; }, "twice.onnx"),
+            1e-5);
 }
 
 }  // namespace

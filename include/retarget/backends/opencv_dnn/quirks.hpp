@@ -937,6 +937,50 @@ struct channel_op_after_eltwise
   }
 };
 
+// tests/data/differential/seed-81062-*: |x| to the power -0.43, divided by -0.76 (NaN).
+struct scale_fused_into_power
+    : rc::quirk<
+          "scale_fused_into_power",
+          rc::by_rule<add_apart_from_power, sub_apart_from_power, mul_apart_from_power,
+                      div_apart_from_power, neg_apart_from_power, batch_norm_apart_from_power>> {
+  static constexpr std::string_view summary =
+      "an Add, Sub, Mul or Div of a single stored element, a Neg, or a BatchNormalization of one "
+      "channel, right after a Pow by a stored exponent other than 1 or a single element divided "
+      "by a tensor, is fused into it and applied before the power: (a x + b)^p where a x^p + b "
+      "is due (no error: wrong numbers, NaN for a negative a)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 fuses the scale and shift into the Power layer before it, inside the power";
+  static constexpr std::string_view remedy =
+      "convert reshapes the power's output to its own shape first, which stops the fusion";
+  static std::optional<double> single(const site& s, std::string_view v) {
+    return v.empty() ? std::nullopt : scalar_of(s.model.constant(v));
+  }
+  // The input of the node that a Power layer makes, where nothing else reads it (or nullopt).
+  static std::optional<std::size_t> power_input(const site& s) {
+    const auto& m = s.model;
+    for (std::size_t at = 0; at < std::min<std::size_t>(s.node.input_count(), 2); ++at) {
+      const auto& in = s.input(at);
+      const int made = in.empty() ? -1 : m.producer(in);
+      if (made < 0 || m.consumers(in).size() != 1 || m.is_graph_output(in)) continue;
+      const auto power = m.at(made);
+      if (power.input_count() == 2 &&
+          raised_to_a_power(power.op_type(), single(s, power.input(0)), single(s, power.input(1))))
+        return at;
+    }
+    return std::nullopt;
+  }
+  static bool found(const site& s) {
+    const auto at = power_input(s);
+    if (!at) return false;
+    const bool other_single =
+        s.node.input_count() > 1 && single(s, s.input(*at == 0 ? 1 : 0)).has_value();
+    return fused_into_power(s.op(), *at, other_single);
+  }
+  static bool fixable(const site& s) {
+    return s.node.output_count() == 1 && s.model.static_shape(s.input(*power_input(s))).has_value();
+  }
+};
+
 // tests/data/differential/seed-1795929651-*: two stored constants and a [1, 2, 3, 8] input
 // joined along axis 1.
 struct concat_constant_with_input
@@ -1858,6 +1902,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::constant_after_convolution,
           retarget::backends::opencv_dnn_convert::quirks::divisor_shared,
           retarget::backends::opencv_dnn_convert::quirks::channel_op_after_eltwise,
+          retarget::backends::opencv_dnn_convert::quirks::scale_fused_into_power,
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_with_input,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::batch_norm_after_matmul,

@@ -1630,6 +1630,21 @@ using sub_apart_from_convolution = apart_from_convolution<"Sub", "sub_apart_from
 using mul_apart_from_convolution = apart_from_convolution<"Mul", "mul_apart_from_convolution">;
 using div_apart_from_convolution = apart_from_convolution<"Div", "div_apart_from_convolution">;
 
+// `node` written again over `inputs` (values of the graph being built, in its order), input
+// `at` reshaped to its own (static) shape first: a layer of its own in OpenCV 4.6, which nothing
+// is fused into and which fuses nothing. Exact: a Reshape copies.
+inline ir::value with_input_reshaped(ir::graph& g, const ir::node_view& node,
+                                     std::vector<ir::value> inputs, std::size_t at) {
+  ir::node_spec spec;
+  spec.op_type = node.op_type();
+  spec.name = node.name();
+  spec.doc_string = node.doc_string();
+  inputs[at] = g.op("Reshape", inputs[at], ir::ints_constant(g, *inputs[at].static_shape()));
+  spec.inputs = std::move(inputs);
+  for (const auto& a : node.attributes()) spec.attributes.push_back(a);
+  return g.emit(std::move(spec)).front();
+}
+
 // Whether OpenCV 4.6 fuses a per-channel op (BatchNormalization, PRelu) into the layer that
 // makes its input and then applies it to the wrong elements: the input made by an Add, Sub,
 // Mul, Div, Max, Min or Sum of computed tensors, and of 2 or 3 dims (measured for each op over
@@ -1663,16 +1678,9 @@ struct apart_from_eltwise {
   }
   static ir::value replace(ir::graph& g, const auto& m) {
     const auto node = m.nodes().front();
-    ir::node_spec spec;
-    spec.op_type = node.op_type();
-    spec.name = node.name();
-    spec.doc_string = node.doc_string();
-    spec.inputs.push_back(
-        g.op("Reshape", m["x"_v], ir::ints_constant(g, *m["x"_v].static_shape())));
-    for (std::size_t k = 1; k < node.input_count(); ++k)
-      spec.inputs.push_back(g.find(node.input(k)));
-    for (const auto& a : node.attributes()) spec.attributes.push_back(a);
-    return g.emit(std::move(spec)).front();
+    std::vector<ir::value> in{m["x"_v]};
+    for (std::size_t k = 1; k < node.input_count(); ++k) in.push_back(g.find(node.input(k)));
+    return with_input_reshaped(g, node, std::move(in), 0);
   }
 };
 struct batch_norm_apart_from_eltwise : rc::rule<"batch_norm_apart_from_eltwise">,
@@ -1682,6 +1690,106 @@ struct batch_norm_apart_from_eltwise : rc::rule<"batch_norm_apart_from_eltwise">
 };
 struct prelu_apart_from_eltwise : rc::rule<"prelu_apart_from_eltwise">, apart_from_eltwise {
   static constexpr auto pattern = rc::op<"PRelu">("x"_v, "slope"_v);
+};
+
+// Whether OpenCV 4.6 makes a Power layer with an exponent other than 1 of a node `op` whose
+// inputs are `a` and `b` (each its value where it is a stored single element): a Pow by such an
+// element other than 1, or such an element divided by a tensor.
+inline bool raised_to_a_power(std::string_view op, std::optional<double> a,
+                              std::optional<double> b) {
+  if (op == "Pow") return !a && b && *b != 1.0;
+  return op == "Div" && a && !b;
+}
+
+// Whether OpenCV 4.6 fuses `op`, reading a Power layer (raised_to_a_power) at input `at` where
+// nothing else reads it, into that layer as a scale and shift applied before the power: it
+// computes (a x + b)^p where a x^p + b is due (no error: wrong numbers, NaN for a negative a and
+// a fractional p). `other_single`: the op's other input (BatchNormalization's scale) is a stored
+// single element. Measured for Add, Sub and Mul either way round, a Div by the element, a Neg
+// and a BatchNormalization of one channel, after exponents -0.43, 0.5, 2 and 3 and after 1.5 / x;
+// a Div of an element by the power, a Pow, Relu, Sqrt or a BatchNormalization of 3 channels
+// after it are right, and so is anything after a Pow by 1 (tests/data/differential/seed-81062-*).
+inline bool fused_into_power(std::string_view op, std::size_t at, bool other_single) {
+  if (op == "Neg") return true;
+  if (op == "Add" || op == "Sub" || op == "Mul") return other_single;
+  return (op == "Div" || op == "BatchNormalization") && at == 0 && other_single;
+}
+
+// The Power layers of raised_to_a_power, as a pattern (the match's second node): its interior
+// must have no other reader, as OpenCV's fusion wants.
+inline constexpr auto power_layer =
+    rc::either(rc::op<"Pow">("x"_v, "p"_c), rc::op<"Div">("p"_c, "x"_v));
+
+// An op that OpenCV would fuse into the Power layer before it (fused_into_power): the power's
+// output reshaped to its own shape first, a layer of its own that nothing is fused into.
+// `Rule::inputs(m, power)` gives the op's inputs in order, the power's output among them.
+template <class Rule>
+struct apart_from_power {
+  static ir::value power_of(const auto& m) { return m.graph().find(m.nodes()[1].output(0)); }
+  static std::size_t power_at(const std::vector<ir::value>& in, const ir::value& power) {
+    return static_cast<std::size_t>(
+        std::find_if(in.begin(), in.end(),
+                     [&](const auto& v) { return v.name() == power.name(); }) -
+        in.begin());
+  }
+  static rc::verdict condition(const auto& m) {
+    const auto& g = m.graph();
+    const auto node = m.nodes().front();
+    const auto power = m.nodes()[1];
+    if (node.output_count() > 1) return rc::reject("it gives its statistics too");
+    const auto single = [&](const std::string& v) { return scalar_of(g.constant_data(g.find(v))); };
+    if (!raised_to_a_power(power.op_type(), single(power.input(0)), single(power.input(1))))
+      return rc::reject("OpenCV makes no Power layer of an exponent other than 1 here");
+    const auto out = power_of(m);
+    const auto in = Rule::inputs(m, out);
+    const auto at = power_at(in, out);
+    const bool other_single =
+        in.size() > 1 && scalar_of(g.constant_data(in[at == 0 ? 1 : 0])).has_value();
+    if (!fused_into_power(node.op_type(), at, other_single))
+      return rc::reject("OpenCV fuses nothing wrong here");
+    if (!out.has_shape() || !out.static_shape()) return rc::reject("not of static shape");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto out = power_of(m);
+    auto in = Rule::inputs(m, out);
+    const auto at = power_at(in, out);
+    return with_input_reshaped(g, m.nodes().front(), std::move(in), at);
+  }
+};
+// An Add, Sub or Mul of the power and a constant, either way round.
+template <fixed_string Op, fixed_string Name>
+struct scale_apart_from_power : rc::rule<Name>, apart_from_power<scale_apart_from_power<Op, Name>> {
+  static constexpr auto pattern =
+      rc::either(rc::op<Op>(power_layer, "c"_c).template as<"power_first">(),
+                 rc::op<Op>("c"_c, power_layer).template as<"constant_first">());
+  static std::vector<ir::value> inputs(const auto& m, const ir::value& power) {
+    if (m["constant_first"_n].node) return {m["c"_c], power};
+    return {power, m["c"_c]};
+  }
+};
+using add_apart_from_power = scale_apart_from_power<"Add", "add_apart_from_power">;
+using sub_apart_from_power = scale_apart_from_power<"Sub", "sub_apart_from_power">;
+using mul_apart_from_power = scale_apart_from_power<"Mul", "mul_apart_from_power">;
+struct div_apart_from_power : rc::rule<"div_apart_from_power">,
+                              apart_from_power<div_apart_from_power> {
+  static constexpr auto pattern = rc::op<"Div">(power_layer, "c"_c);
+  static std::vector<ir::value> inputs(const auto& m, const ir::value& power) {
+    return {power, m["c"_c]};
+  }
+};
+struct neg_apart_from_power : rc::rule<"neg_apart_from_power">,
+                              apart_from_power<neg_apart_from_power> {
+  static constexpr auto pattern = rc::op<"Neg">(power_layer);
+  static std::vector<ir::value> inputs(const auto&, const ir::value& power) { return {power}; }
+};
+struct batch_norm_apart_from_power : rc::rule<"batch_norm_apart_from_power">,
+                                     apart_from_power<batch_norm_apart_from_power> {
+  static constexpr auto pattern =
+      rc::op<"BatchNormalization">(power_layer, "scale"_c, "bias"_c, "mean"_c, "var"_c);
+  static std::vector<ir::value> inputs(const auto& m, const ir::value& power) {
+    return {power, m["scale"_c], m["bias"_c], m["mean"_c], m["var"_c]};
+  }
 };
 
 // A Concat of stored constants and a graph input of a batch of one: OpenCV 4.6 joins them with
