@@ -68,7 +68,7 @@ static_assert(
             cv::batch_norm_apart_from_eltwise, cv::prelu_apart_from_eltwise,
             cv::add_apart_from_power, cv::sub_apart_from_power, cv::mul_apart_from_power,
             cv::div_apart_from_power, cv::neg_apart_from_power, cv::batch_norm_apart_from_power,
-            cv::concat_input_apart, cv::conv_kernel_from_weight,
+            cv::concat_input_apart, cv::flatten_at_rank_as_reshape, cv::conv_kernel_from_weight,
             cv::conv_transpose_kernel_from_weight, cv::global_average_pool_in_4d,
             cv::global_max_pool_in_4d, cv::squeeze_as_reshape, cv::unsqueeze_as_reshape,
             cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_of_two_as_add,
@@ -130,7 +130,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        [] { return test_model("pytorch-converted/test_PoissonNLLLLoss_no_reduce"); }},
       {"instance_norm_batch",
        [] { return test_model("pytorch-operator/test_operator_symbolic_override"); }},
-      {"flatten_below_2d", [] { return test_model("pytorch-operator/test_operator_view"); }},
+      {"flatten_at_rank", [] { return found_by_seed("7098"); }},
       {"output_computed_at_load", [] { return test_model("node/test_shape"); }},
       {"output_without_shape",
        [] {

@@ -1067,17 +1067,23 @@ struct instance_norm_batch : rc::quirk<"instance_norm_batch"> {
   }
 };
 
-// pytorch-operator/test_operator_view: Flatten of a 1-D tensor fails to load.
-struct flatten_below_2d : rc::quirk<"flatten_below_2d"> {
+// tests/data/differential/seed-7098-*: a [3, 4] flattened at axis 2; pytorch-operator/
+// test_operator_view: a 1-D tensor at the default axis 1 (opset 6, where the fix cannot go).
+// Flatten of a 1-D tensor at axis 0 is right.
+struct flatten_at_rank : rc::quirk<"flatten_at_rank", rc::by_rule<flatten_at_rank_as_reshape>> {
   static constexpr std::string_view summary =
-      "Flatten of a tensor of fewer than 2 dims fails to load "
-      "(pytorch-operator/test_operator_view)";
-  static constexpr std::string_view reason = "OpenCV 4.6 flattens tensors of 2 dims or more only";
+      "Flatten at the axis past the last (axis = rank; the default axis 1 of a 1-D tensor), "
+      "whose output is [N, 1], fails to load";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 flattens at an axis inside the tensor only";
+  static constexpr std::string_view remedy = "convert writes a Reshape to [-1, 1] (opset 9 on)";
   static bool found(const site& s) {
     if (s.op() != "Flatten") return false;
     const auto r = s.model.rank(s.input(0));
-    return r && *r < 2;
+    const auto a = s.node.attribute("axis");
+    return r && flattened_at_rank(a ? a->i() : 1, *r);
   }
+  static bool fixable(const site& s) { return s.model.opset() >= 9; }
 };
 
 // A graph output OpenCV computes while loading (a Shape, a Constant): no layer gives it, so the
@@ -1617,8 +1623,8 @@ struct unsupported_forms : rc::quirk<"unsupported_forms"> {
       "a MatMul by a "
       "constant of more than 2 dims, a Gemm of a constant A, Pow by a non-scalar exponent, "
       "Min and Max of more than two inputs with constants, a reduction of a 1-D tensor, PRelu "
-      "with a slope along another axis than the channels (wrong numbers, no error), Flatten at "
-      "the last axis + 1, and InstanceNormalization without its epsilon written fail to load";
+      "with a slope along another axis than the channels (wrong numbers, no error), and "
+      "InstanceNormalization without its epsilon written fail to load";
   static std::optional<std::string> why(const site& s) {
     const auto& m = s.model;
     const auto& op = s.op();
@@ -1674,11 +1680,6 @@ struct unsupported_forms : rc::quirk<"unsupported_forms"> {
             return "OpenCV 4.6 applies PRelu's slope along the channels only";
         }
       }
-    }
-    if (op == "Flatten") {
-      const auto a = s.node.attribute("axis");
-      if (const auto r = rank(0); a && r && a->i() == static_cast<std::int64_t>(*r))
-        return "OpenCV 4.6 flattens at an axis inside the tensor only";
     }
     if (op == "InstanceNormalization" && !s.node.attribute("epsilon"))
       return "OpenCV 4.6 needs InstanceNormalization's epsilon written";
@@ -1906,7 +1907,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_with_input,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,
           retarget::backends::opencv_dnn_convert::quirks::batch_norm_after_matmul,
-          retarget::backends::opencv_dnn_convert::quirks::flatten_below_2d,
+          retarget::backends::opencv_dnn_convert::quirks::flatten_at_rank,
           retarget::backends::opencv_dnn_convert::quirks::output_computed_at_load,
           retarget::backends::opencv_dnn_convert::quirks::output_without_shape,
           retarget::backends::opencv_dnn_convert::quirks::pool_dilations,

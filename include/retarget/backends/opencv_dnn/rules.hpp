@@ -40,6 +40,13 @@ inline std::optional<double> scalar_of(const ir::tensor_view& t) {
   return values.front();
 }
 
+// Whether a Flatten at `axis` of a tensor of `rank` dims flattens at the axis past the last (a
+// negative axis counts from it).
+inline bool flattened_at_rank(std::int64_t axis, std::size_t rank) {
+  return (axis < 0 ? axis + static_cast<std::int64_t>(rank) : axis) ==
+         static_cast<std::int64_t>(rank);
+}
+
 // ir's graph helper: a scalar of x's element type.
 using ir::scalar_like;
 
@@ -919,6 +926,26 @@ struct as_reshape : rc::rule<Name> {
 };
 using squeeze_as_reshape = as_reshape<"Squeeze", "squeeze_as_reshape">;
 using unsqueeze_as_reshape = as_reshape<"Unsqueeze", "unsqueeze_as_reshape">;
+
+// A Flatten at the axis past the last (axis = rank, its default 1 for a 1-D tensor): OpenCV 4.6
+// fails to load it. Its output is [N, 1], N the input's element count, as a Reshape to [-1, 1]
+// writes it, which OpenCV takes for every rank (measured for 1-D to 4-D, an input and a computed
+// tensor). Exact.
+struct flatten_at_rank_as_reshape : rc::rule<"flatten_at_rank_as_reshape"> {
+  static constexpr auto pattern = rc::op<"Flatten">("x"_v).as<"node">();
+  static rc::verdict condition(const auto& m) {
+    // The shape goes in a Constant node, which holds int64 from opset 9 on.
+    if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no shape");
+    const auto& x = m["x"_v];
+    if (!x.has_shape()) return rc::reject("the input's rank is not known");
+    if (!flattened_at_rank(m["node"_n]["axis"_i].value_or(1), x.rank()))
+      return rc::reject("it flattens at an axis inside the tensor, as OpenCV takes it");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    return g.op("Reshape", m["x"_v], ir::ints_constant(g, {-1, 1}));
+  }
+};
 
 // Softmax or LogSoftmax over a 1-D tensor on axis -1: OpenCV 4.6 gives wrong numbers (1 where
 // 0.1 is due). Over the tensor as one [1, N] row, on axis 1, it is right.
