@@ -477,6 +477,34 @@ TEST(OpencvQuirks, AConstantGraphOutputIsRefusedByName) {
   EXPECT_TRUE(rc::refused_nodes<bk::opencv_dnn>(test_model("node/test_abs"))->empty());
 }
 
+// A softmax written out (as ONNX's function body writes it) is fused by OpenCV's importer into
+// one layer before any is made: its nodes are not named for what OpenCV does with them alone.
+// Not fused, and named: a ReduceSum over another axis than the ReduceMax (OpenCV would take the
+// ReduceMax's), and an Exp that another node reads too.
+TEST(OpencvQuirks, ASoftmaxTheImporterFusesIsNotNamedButAnotherFormIs) {
+  enum class form { fused, other_axis, exp_read_twice, log_fused };
+  const auto model = [](form f) {
+    rx::graph g(13);
+    auto x = g.input("x", rx::dtype::f32, {3, 4, 5});
+    auto d = g.op("Sub", x, g.op("ReduceMax", x, "axes"_i = {1}, "keepdims"_i = 1));
+    auto e = g.op("Exp", d);
+    auto s = g.op("ReduceSum", e, i64(g, {f == form::other_axis ? 2 : 1}, {1}), "keepdims"_i = 1);
+    if (f == form::log_fused) return finish(g, g.op("Sub", d, g.op("Log", s)));
+    auto y = g.op("Div", e, s);
+    return finish(g, f == form::exp_read_twice ? g.op("Add", y, e) : y);
+  };
+  const auto named = [&](form f) {
+    const auto refused = rc::refused_nodes<bk::opencv_dnn>(model(f));
+    std::vector<std::string> ops;
+    for (const auto& r : *refused) ops.push_back(r.node.substr(0, r.node.find(' ')));
+    return ops;
+  };
+  EXPECT_TRUE(named(form::fused).empty());
+  EXPECT_TRUE(named(form::log_fused).empty());
+  EXPECT_EQ(named(form::other_axis), (std::vector<std::string>{"Sub", "ReduceSum"}));
+  EXPECT_EQ(named(form::exp_read_twice), (std::vector<std::string>{"Sub", "ReduceSum"}));
+}
+
 // divisor_copied counts the readers still to come (m.readers): a Div by a constant read before
 // or after it by another node gets a copy; one that alone reads its constant keeps it.
 TEST(OpencvQuirks, ADivisorIsCopiedOnlyWhereAnotherNodeReadsIt) {

@@ -229,12 +229,97 @@ struct expand_shape_computed : rc::quirk<"expand_shape_computed"> {
   static bool found(const site& s) { return s.op() == "Expand" && !s.model.constant(s.input(1)); }
 };
 
+// The nodes of the softmaxes OpenCV 4.6's importer fuses into one Softmax or LogSoftmax layer
+// before it makes any other (node/test_softmax_*_expanded and node/test_logsoftmax_*_expanded,
+// which it runs right as written): no layer is made of them, so what OpenCV does with such a
+// node alone does not apply. The forms, each inner value read by the form alone:
+//   e / ReduceSum(e) of e = Exp(t), ReduceSum's one axis an attribute (before opset 13);
+//   e / ReduceSum(e, axes) of e = Exp(d), and d - Log(ReduceSum(Exp(d), axes)), of
+//   d = x - ReduceMax(x), ReduceMax's one axis an attribute and ReduceSum's the same.
+// OpenCV takes the axis from ReduceMax alone, so a ReduceSum over another is no such form.
+struct fused_softmax_nodes {
+  using facts = std::vector<bool>;  // by node index
+  static facts prepare(const rc::refusal_context& m) {
+    facts fused(static_cast<std::size_t>(m.node_count()), false);
+    for (int i = 0; i < m.node_count(); ++i)
+      for (const int k : members(m, i)) fused[static_cast<std::size_t>(k)] = true;
+    return fused;
+  }
+  // The nodes of the form whose last node is `root`, or none.
+  static std::vector<int> members(const rc::refusal_context& m, int root) {
+    const ir::node_view last = m.at(root);
+    const bool log = last.op_type() == "Sub";
+    if ((!log && last.op_type() != "Div") || last.input_count() != 2) return {};
+    // The node that makes input k of node i, when it is `op`.
+    const auto made = [&](int i, std::size_t k, std::string_view op) {
+      const ir::node_view n = m.at(i);
+      if (k >= n.input_count() || n.input(k).empty()) return -1;
+      const int p = m.producer(n.input(k));
+      return p >= 0 && m.at(p).op_type() == op && m.at(p).output_count() == 1 ? p : -1;
+    };
+    int sum = -1, lg = -1;
+    if (log) {
+      lg = made(root, 1, "Log");
+      if (lg < 0 || (sum = made(lg, 0, "ReduceSum")) < 0) return {};
+    } else if ((sum = made(root, 1, "ReduceSum")) < 0) {
+      return {};
+    }
+    const int exp = made(sum, 0, "Exp");
+    if (exp < 0) return {};
+    const int sub = made(exp, 0, "Sub");
+    const int max = sub < 0 ? -1 : made(sub, 1, "ReduceMax");
+    const bool two_inputs = m.at(sum).input_count() == 2 && !m.at(sum).input(1).empty();
+    // Which value the form divides or subtracts from: e, or d for the LogSoftmax.
+    const auto output = [&](int i) { return m.at(i).output(0); };
+    if ((log && max < 0) || last.input(0) != output(log ? sub : exp)) return {};
+    std::vector<int> nodes;
+    if (max >= 0 && two_inputs && m.at(sub).input(0) == m.at(max).input(0)) {
+      const auto axis = one_axis(m, max);
+      if (!axis || axis != one_axis(m, sum)) return {};
+      nodes = {max, sub, exp, sum};
+    } else if (!log && !two_inputs && one_axis(m, sum)) {
+      nodes = {exp, sum};
+    } else {
+      return {};
+    }
+    if (lg >= 0) nodes.push_back(lg);
+    nodes.push_back(root);
+    // Each inner value read by the form's nodes alone, and no graph output.
+    for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {
+      const auto& v = output(nodes[k]);
+      if (m.is_graph_output(v)) return {};
+      for (const int reader : m.consumers(v))
+        if (std::find(nodes.begin(), nodes.end(), reader) == nodes.end()) return {};
+    }
+    return nodes;
+  }
+  // A reduction's one axis, counted from the front, when it keeps the reduced dims: from its
+  // attribute or its constant input.
+  static std::optional<std::int64_t> one_axis(const rc::refusal_context& m, int i) {
+    const ir::node_view n = m.at(i);
+    if (const auto keep = n.attribute("keepdims"); keep && keep->i() == 0) return std::nullopt;
+    std::vector<std::int64_t> axes;
+    if (const auto a = n.attribute("axes")) {
+      axes = a->ints();
+    } else if (n.input_count() > 1 && !n.input(1).empty()) {
+      const ir::tensor_view t = m.constant(n.input(1));
+      if (!t) return std::nullopt;
+      axes = ir::values_as_int64(t);
+    }
+    const auto rank = m.rank(n.input(0));
+    if (axes.size() != 1 || !rank) return std::nullopt;
+    const auto r = static_cast<std::int64_t>(*rank);
+    return axes[0] < 0 ? axes[0] + r : axes[0];
+  }
+};
+
 // tests/data/differential/seed-50713-*: a Mean of a [1, 3] and a ReduceMax's [1, 1].
 struct computed_single_element
     : rc::quirk<"computed_single_element",
                 rc::by_rule<single_element_divisor, add_broadcast_expanded, sub_broadcast_expanded,
                             mul_broadcast_expanded, div_broadcast_expanded, max_broadcast_expanded,
-                            min_broadcast_expanded, sum_broadcast_expanded>> {
+                            min_broadcast_expanded, sum_broadcast_expanded>>,
+      fused_softmax_nodes {
   static constexpr std::string_view summary =
       "a computed single element is not broadcast over another computed input (LayerNorm2d's "
       "divisor at H = W = 1, node/test_layer_normalization_*_expanded's mean, a LayerNorm over "
@@ -244,8 +329,9 @@ struct computed_single_element
   static constexpr std::string_view reason =
       "OpenCV 4.6 cannot broadcast a computed single element over another input";
   static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
-  static bool found(const site& s) {
+  static bool found(const site& s, const facts& fused) {
     if (!op_in(s.op(), ops) || s.node.input_count() != 2) return false;
+    if (fused[static_cast<std::size_t>(s.index)]) return false;
     const auto& m = s.model;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
     if (!a || !b || m.constant(s.input(0)) || m.constant(s.input(1))) return false;
@@ -528,7 +614,8 @@ struct computed_broadcast
     : rc::quirk<"computed_broadcast",
                 rc::by_rule<add_broadcast_expanded, sub_broadcast_expanded, mul_broadcast_expanded,
                             div_broadcast_expanded, max_broadcast_expanded, min_broadcast_expanded,
-                            sum_broadcast_expanded>> {
+                            sum_broadcast_expanded>>,
+      fused_softmax_nodes {
   static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
   static constexpr std::string_view summary =
       "an elementwise op over two computed inputs broadcast to each other is right only for Mul "
@@ -539,8 +626,9 @@ struct computed_broadcast
       "OpenCV 4.6 broadcasts two computed inputs in few forms";
   static constexpr std::string_view remedy =
       "convert expands each input to the output's shape first";
-  static bool found(const site& s) {
+  static bool found(const site& s, const facts& fused) {
     if (!op_in(s.op(), ops) || s.node.input_count() != 2) return false;
+    if (fused[static_cast<std::size_t>(s.index)]) return false;
     const auto& m = s.model;
     if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
@@ -1758,15 +1846,16 @@ struct cast_to_half : rc::quirk<"cast_to_half"> {
 // OpenCV 4.6 takes a reduction's axes only as an attribute, as before opset 13's ReduceSum
 // (node/test_reduce_sum_*; the importer fuses Exp, ReduceSum and Div into a softmax whole);
 // GRU only with all six inputs listed (node/test_gru_*).
-struct inputs_not_taken : rc::quirk<"inputs_not_taken"> {
+struct inputs_not_taken : rc::quirk<"inputs_not_taken">, fused_softmax_nodes {
   static constexpr std::string_view summary =
-      "ReduceSum with its axes as an input (opset 13) and GRU with fewer than six inputs are "
-      "refused (node/test_reduce_sum_*, node/test_gru_*)";
-  static bool found(const site& s) {
-    return (s.op() == "ReduceSum" && s.node.input_count() > 1 && !s.input(1).empty()) ||
+      "ReduceSum with its axes as an input (opset 13; but in a softmax the importer fuses whole) "
+      "and GRU with fewer than six inputs are refused (node/test_reduce_sum_*, node/test_gru_*)";
+  static bool found(const site& s, const facts& fused) {
+    return (s.op() == "ReduceSum" && s.node.input_count() > 1 && !s.input(1).empty() &&
+            !fused[static_cast<std::size_t>(s.index)]) ||
            (s.op() == "GRU" && s.node.input_count() < 6);
   }
-  static std::string reason(const site& s) {
+  static std::string reason(const site& s, const facts&) {
     return s.op() == "GRU" ? "OpenCV 4.6 takes GRU with all six inputs only"
                            : "OpenCV 4.6 takes ReduceSum's axes only as an attribute";
   }

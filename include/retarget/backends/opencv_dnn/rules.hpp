@@ -174,7 +174,9 @@ struct expand_in_steps : rc::rule<"expand_in_steps"> {
 // Softmax or LogSoftmax layer, which it runs right as written (node/test_softmax_*_expanded,
 // node/test_logsoftmax_*_expanded): x - ReduceMax(x), e / ReduceSum(e) of e = Exp(..), and
 // y - Log(ReduceSum(Exp(y))). A ReduceMax elsewhere is broadcast as any other single element
-// (tests/data/differential/seed-50713-*).
+// (tests/data/differential/seed-50713-*). A rule sees only the nodes built before the one it
+// matches, so this is the form's backward half: check's fused_softmax_nodes (quirks.hpp) reads
+// the whole form, and names a node the rule left whose form OpenCV would not fuse.
 inline bool fused_into_softmax(const auto& g, std::string_view op, const ir::value& a,
                                const ir::value& b) {
   const auto reduced = g.producer(b);
