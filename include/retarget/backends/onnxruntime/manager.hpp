@@ -6,6 +6,7 @@
 #ifndef RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
 #define RETARGET_BACKENDS_ONNXRUNTIME_MANAGER_HPP
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/options/json.hpp>
 #include <string>
+#include <string_view>
 
 // Its param is read once, in retarget::compiled.
 RETARGET_OPTIONS_READ_ONCE(retarget::backends::onnxruntime_param);
@@ -27,12 +29,15 @@ namespace retarget::backends {
 
 class onnxruntime_wrapper {
  public:
-  onnxruntime_wrapper(const std::filesystem::path& model, const std::filesystem::path& runtime_dir)
+  // `graph_optimization`: ONNX Runtime's level, all, extended, basic or disabled.
+  onnxruntime_wrapper(const std::filesystem::path& model, const std::filesystem::path& runtime_dir,
+                      const std::string& graph_optimization = "all")
       : log_(std::filesystem::temp_directory_path() /
              ("retarget-ort-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) +
               ".log")),
         process_(std::make_unique<retarget::backend::worker_process>(
-            std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string()},
+            std::vector<std::string>{"node", (runtime_dir / "worker.js").string(), model.string(),
+                                     checked_level(graph_optimization)},
             log_.string())) {
     if (!process_->read_bytes(version_)) fail("did not start");
   }
@@ -41,6 +46,15 @@ class onnxruntime_wrapper {
     process_.reset();
     std::error_code ec;
     if (!log_.empty()) std::filesystem::remove(log_, ec);
+  }
+
+  // The level, when it is one ONNX Runtime knows; retarget::error naming the param otherwise.
+  static const std::string& checked_level(const std::string& level) {
+    static constexpr std::string_view levels[] = {"all", "extended", "basic", "disabled"};
+    if (std::find(std::begin(levels), std::end(levels), level) == std::end(levels))
+      throw error("retarget: onnxruntime: graph_optimization is '" + level +
+                  "'; it is one of all, extended, basic, disabled");
+    return level;
   }
 
   // "onnxruntime 1.30.0", as the worker reports it.
@@ -142,7 +156,7 @@ struct onnxruntime_manager {
                                            const param& p) {
     if (files.empty()) throw error("retarget: onnxruntime needs the model file");
     if (runtime_dir(p).empty()) throw error("retarget: onnxruntime: " + check_env());
-    return onnxruntime_wrapper(files.front(), runtime_dir(p));
+    return onnxruntime_wrapper(files.front(), runtime_dir(p), *p.graph_optimization);
   }
   static param param_from_config(const boost::json::value& j, const std::string& where) {
     return options::from_json<param>(j, where);

@@ -16,8 +16,12 @@ struct onnxruntime_param {
                  "The folder of the ONNX Runtime worker (worker.js and its node_modules); "
                  "empty: $RETARGET_ORT_DIR, else the one installed with retarget">
       runtime_dir;
+  options::field<std::string,
+                 "ONNX Runtime's graph optimizations: all (its default), extended, basic or "
+                 "disabled (each kernel as the model writes it)">
+      graph_optimization{"all"};
 };
-BOOST_DESCRIBE_STRUCT(onnxruntime_param, (), (work_dir, file_name, runtime_dir))
+BOOST_DESCRIBE_STRUCT(onnxruntime_param, (), (work_dir, file_name, runtime_dir, graph_optimization))
 
 }  // namespace retarget::backends
 

@@ -995,14 +995,15 @@ struct constant_after_convolution
   }
 };
 
-// tests/data/differential/seed-70635-*: a BatchNormalization of a [1, 1] minus a [5].
+// tests/data/differential/seed-70635-*: a BatchNormalization of a [1, 1] minus a [5];
+// seed-1795963609-*: of a stored [2, 1, 5] minus a [2, 8, 5] (the constant written out whole).
 struct channel_op_after_eltwise
     : rc::quirk<"channel_op_after_eltwise",
                 rc::by_rule<batch_norm_apart_from_eltwise, prelu_apart_from_eltwise>> {
   static constexpr std::string_view summary =
       "a BatchNormalization or PRelu of 2 or 3 dims right after an Add, Sub, Mul, Div, Max, "
-      "Min or Sum of computed tensors is fused into it and applied to the wrong elements (no "
-      "error: wrong numbers)";
+      "Min or Sum of computed tensors, or an Add or Sub of a stored constant of the output's "
+      "own dims, is fused into it and applied to the wrong elements (no error: wrong numbers)";
   static constexpr std::string_view reason =
       "OpenCV 4.6 fuses the per-channel op into the elementwise layer before it, wrongly "
       "below 4 dims";
@@ -1015,10 +1016,15 @@ struct channel_op_after_eltwise
     const auto rank = m.rank(s.input(0));
     if (made < 0 || !rank) return false;
     const auto producer = m.at(made);
-    bool computed = true;
-    for (std::size_t k = 0; k < producer.input_count(); ++k)  // "": an absent optional input
-      computed = computed && (producer.input(k).empty() || !m.constant(producer.input(k)));
-    return fused_into_eltwise(s.op(), producer.op_type(), computed, *rank);
+    const auto dims = m.static_shape(s.input(0));
+    bool computed = true, constant_of_its_dims = false;
+    for (std::size_t k = 0; k < producer.input_count(); ++k) {  // "": an absent optional input
+      const auto& in = producer.input(k);
+      if (in.empty() || !m.constant(in)) continue;
+      computed = false;
+      constant_of_its_dims = constant_of_its_dims || (dims && m.static_shape(in) == dims);
+    }
+    return fused_into_eltwise(s.op(), producer.op_type(), computed, constant_of_its_dims, *rank);
   }
   static bool fixable(const site& s) {
     return s.node.output_count() == 1 && s.model.static_shape(s.input(0)).has_value();

@@ -1676,14 +1676,19 @@ inline ir::value with_input_reshaped(ir::graph& g, const ir::node_view& node,
 
 // Whether OpenCV 4.6 fuses a per-channel op (BatchNormalization, PRelu) into the layer that
 // makes its input and then applies it to the wrong elements: the input made by an Add, Sub,
-// Mul, Div, Max, Min or Sum of computed tensors, and of 2 or 3 dims (measured for each op over
-// [1, 5], [2, 5] and [1, 5, 3]; in 4-D it is right). No error: wrong numbers
-// (tests/data/differential/seed-70635-*).
+// Mul, Div, Max, Min or Sum of computed tensors (`inputs_computed`), or by an Add or Sub of a
+// computed tensor and a stored constant of the output's own dims (`constant_of_its_dims`, which
+// OpenCV holds as a layer of its own), and of 2 or 3 dims. Measured for each op over [1, 5],
+// [2, 5] and [1, 5, 3], and for each constant form beside [2, 8], [1, 8], [2, 8, 5] and
+// [1, 8, 5] (a constant of fewer dims, or a Mul or Div, is folded in right); in 4-D it is
+// right. No error: wrong numbers (tests/data/differential/seed-70635-*, seed-1795963609-*).
 inline bool fused_into_eltwise(std::string_view op, std::string_view producer, bool inputs_computed,
-                               std::size_t rank) {
+                               bool constant_of_its_dims, std::size_t rank) {
   static constexpr std::string_view eltwise[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum"};
   if (op != "BatchNormalization" && op != "PRelu") return false;
-  return inputs_computed && (rank == 2 || rank == 3) &&
+  if (rank != 2 && rank != 3) return false;
+  if (constant_of_its_dims && (producer == "Add" || producer == "Sub")) return true;
+  return inputs_computed &&
          std::find(std::begin(eltwise), std::end(eltwise), producer) != std::end(eltwise);
 }
 
@@ -1698,10 +1703,15 @@ struct apart_from_eltwise {
     if (node.output_count() > 1) return rc::reject("it gives its statistics too");
     const auto made = g.producer(x);
     if (!made || !x.has_shape() || !x.static_shape()) return rc::reject("no node of static shape");
-    bool computed = true;
-    for (std::size_t k = 0; k < made->input_count(); ++k)  // "": an absent optional input
-      computed = computed && (made->input(k).empty() || !g.constant_data(g.find(made->input(k))));
-    if (!fused_into_eltwise(node.op_type(), made->op_type(), computed, x.rank()))
+    bool computed = true, constant_of_its_dims = false;
+    for (std::size_t k = 0; k < made->input_count(); ++k) {  // "": an absent optional input
+      if (made->input(k).empty()) continue;
+      const ir::tensor_view c = g.constant_data(g.find(made->input(k)));
+      computed = computed && !c;
+      constant_of_its_dims = constant_of_its_dims || (c && c.dims() == *x.static_shape());
+    }
+    if (!fused_into_eltwise(node.op_type(), made->op_type(), computed, constant_of_its_dims,
+                            x.rank()))
       return rc::reject("OpenCV fuses nothing wrong here");
     return true;
   }

@@ -45,7 +45,10 @@ function need(n) {
 }
 
 async function main() {
-  const session = await ort.InferenceSession.create(process.argv[2]);
+  // argv[3]: the graph optimization level (all, extended, basic or disabled).
+  const session = await ort.InferenceSession.create(process.argv[2], {
+    graphOptimizationLevel: process.argv[3] || 'all',
+  });
   const version = require('onnxruntime-node/package.json').version;
   fs.writeSync(1, bytes(Buffer.from(`onnxruntime ${version}`)));
   for (;;) {
