@@ -904,9 +904,9 @@ struct constant_broadcast
     if (op != "Mul" || f.constant_first || (f.x.size() != 3 && f.x.size() != 4)) return false;
     return !f.c.empty() && f.c.back() == f.x.back() && ir::element_count(f.c) == f.c.back();
   }
-  // constant_add_without_leading_ones's: an Add of a constant of 2 dims or more whose first is 1.
+  // constant_add_without_leading_ones's: an Add of a constant whose leading 1s can go.
   static bool leading_ones_form(std::string_view op, const form& f) {
-    return op == "Add" && f.c.size() >= 2 && f.c[0] == 1;
+    return op == "Add" && leading_ones_trimmable(f.x.size(), f.c);
   }
   static bool fixable(const site& s) {
     const auto f = form_of(s);

@@ -307,6 +307,14 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
 };
 using last_axis_shift = last_axis_constant<"Add", "last_axis_shift">;
 
+// Whether a stored constant of dims c, added to a computed tensor of rank `x_rank`, has leading
+// 1s that can go: 2 dims or more, the first 1, and no more dims than x (of more, its leading 1s
+// are the output's: without them the output would lose dims; tests/data/differential/
+// seed-1795971054-*: a [3, 3, 1] plus a [1, 3, 1, 1]).
+inline bool leading_ones_trimmable(std::size_t x_rank, const std::vector<std::int64_t>& c) {
+  return c.size() >= 2 && c[0] == 1 && c.size() <= x_rank;
+}
+
 // A constant added with leading axes of 1 (Swin's attention bias [1, H, N, N]): OpenCV
 // places a stored constant by its own rank, so without the leading 1s it lines up with the
 // last axes, as broadcasting means.
@@ -316,7 +324,9 @@ struct constant_add_without_leading_ones : rc::rule<"constant_add_without_leadin
     if (m.graph().constant_data(m["x"_v])) return rc::reject("both inputs are constants");
     const ir::tensor_view c = m.graph().constant_data(m["c"_c]);
     const auto dims = c.dims();
-    if (dims.size() < 2 || dims[0] != 1) return rc::reject("the constant has no leading 1");
+    if (!m["x"_v].has_shape()) return rc::reject("the input's rank is not known");
+    if (!leading_ones_trimmable(m["x"_v].rank(), dims))
+      return rc::reject("the constant has no leading 1, or more dims than the input");
     if (c.element_count() == 1) return rc::reject("the constant is a single element");
     return true;
   }
