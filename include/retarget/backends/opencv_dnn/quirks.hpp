@@ -274,10 +274,10 @@ struct fused_softmax_nodes {
     if ((log && max < 0) || last.input(0) != output(log ? sub : exp)) return {};
     std::vector<int> nodes;
     if (max >= 0 && two_inputs && m.at(sub).input(0) == m.at(max).input(0)) {
-      const auto axis = one_axis(m, max);
-      if (!axis || axis != one_axis(m, sum)) return {};
+      const auto axis = one_axis(m, max, /*attribute_only=*/true);
+      if (!axis || axis != one_axis(m, sum, false)) return {};
       nodes = {max, sub, exp, sum};
-    } else if (!log && !two_inputs && one_axis(m, sum)) {
+    } else if (!log && !two_inputs && one_axis(m, sum, true)) {
       nodes = {exp, sum};
     } else {
       return {};
@@ -294,14 +294,16 @@ struct fused_softmax_nodes {
     return nodes;
   }
   // A reduction's one axis, counted from the front, when it keeps the reduced dims: from its
-  // attribute or its constant input.
-  static std::optional<std::int64_t> one_axis(const rc::refusal_context& m, int i) {
+  // attribute, or its constant input unless `attribute_only` (OpenCV reads the axis it fuses
+  // along from the attribute, and fails to load the model without one).
+  static std::optional<std::int64_t> one_axis(const rc::refusal_context& m, int i,
+                                              bool attribute_only) {
     const ir::node_view n = m.at(i);
     if (const auto keep = n.attribute("keepdims"); keep && keep->i() == 0) return std::nullopt;
     std::vector<std::int64_t> axes;
     if (const auto a = n.attribute("axes")) {
       axes = a->ints();
-    } else if (n.input_count() > 1 && !n.input(1).empty()) {
+    } else if (!attribute_only && n.input_count() > 1 && !n.input(1).empty()) {
       const ir::tensor_view t = m.constant(n.input(1));
       if (!t) return std::nullopt;
       axes = ir::values_as_int64(t);
