@@ -304,7 +304,7 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        }},
       {"constant_after_convolution", [] { return found_by_seed("40510"); }},
       {"divisor_shared", [] { return found_by_seed("40514"); }},
-      {"channel_op_after_eltwise", [] { return found_by_seed("70635"); }},
+      {"channel_op_fused_wrongly", [] { return found_by_seed("70635"); }},
       {"scale_fused_into_power", [] { return found_by_seed("81062"); }},
       {"resize_to_one_pytorch_half_pixel", [] { return found_by_seed("1795931986"); }},
       {"concat_constant_with_input", [] { return found_by_seed("1795929651"); }},

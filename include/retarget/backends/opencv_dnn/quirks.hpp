@@ -998,17 +998,20 @@ struct constant_after_convolution
 };
 
 // tests/data/differential/seed-70635-*: a BatchNormalization of a [1, 1] minus a [5];
-// seed-1795963609-*: of a stored [2, 1, 5] minus a [2, 8, 5] (the constant written out whole).
-struct channel_op_after_eltwise
-    : rc::quirk<"channel_op_after_eltwise",
+// seed-1795963609-*: of a stored [2, 1, 5] minus a [2, 8, 5] (the constant written out whole);
+// seed-1795991306-*: a PRelu of slope [4, 1] after a [2, 4, 2] by a stored [2, 2].
+struct channel_op_fused_wrongly
+    : rc::quirk<"channel_op_fused_wrongly",
                 rc::by_rule<batch_norm_apart_from_eltwise, prelu_apart_from_eltwise>> {
   static constexpr std::string_view summary =
-      "a BatchNormalization or PRelu of 2 or 3 dims right after an Add, Sub, Mul, Div, Max, "
-      "Min or Sum of computed tensors, or an Add or Sub of a stored constant of the output's "
-      "own dims, is fused into it and applied to the wrong elements (no error: wrong numbers)";
+      "a BatchNormalization or PRelu is fused into the layer before it and applied to the wrong "
+      "elements (no error: wrong numbers): of 2 or 3 dims after an Add, Sub, Mul, Div, Max, Min "
+      "or Sum of computed tensors, or an Add or Sub of a stored constant of the output's own "
+      "dims; of 3 dims or more after a MatMul by a stored matrix, unless a PRelu's slope varies "
+      "along the last axis alone";
   static constexpr std::string_view reason =
-      "OpenCV 4.6 fuses the per-channel op into the elementwise layer before it, wrongly "
-      "below 4 dims";
+      "OpenCV 4.6 fuses the per-channel op into the layer before it, and applies it to the "
+      "wrong elements";
   static constexpr std::string_view remedy =
       "convert reshapes its input to its own shape first, which stops the fusion";
   static bool found(const site& s) {
@@ -1026,7 +1029,15 @@ struct channel_op_after_eltwise
       computed = false;
       constant_of_its_dims = constant_of_its_dims || (dims && m.static_shape(in) == dims);
     }
-    return fused_into_eltwise(s.op(), producer.op_type(), computed, constant_of_its_dims, *rank);
+    const bool by_stored_matrix = producer.op_type() == "MatMul" && producer.input_count() == 2 &&
+                                  m.constant(producer.input(1));
+    std::vector<std::int64_t> slope_dims;
+    if (s.op() == "PRelu") {
+      const ir::tensor_view slope = m.constant(s.input(1));
+      slope_dims = slope ? slope.dims() : std::vector<std::int64_t>{0, 0};  // computed: any
+    }
+    return fused_into_eltwise(s.op(), producer.op_type(), computed, constant_of_its_dims, *rank) ||
+           fused_into_inner_product(s.op(), by_stored_matrix, *rank, slope_dims);
   }
   static bool fixable(const site& s) {
     return s.node.output_count() == 1 && s.model.static_shape(s.input(0)).has_value();
@@ -1999,7 +2010,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::constant_widens_input,
           retarget::backends::opencv_dnn_convert::quirks::constant_after_convolution,
           retarget::backends::opencv_dnn_convert::quirks::divisor_shared,
-          retarget::backends::opencv_dnn_convert::quirks::channel_op_after_eltwise,
+          retarget::backends::opencv_dnn_convert::quirks::channel_op_fused_wrongly,
           retarget::backends::opencv_dnn_convert::quirks::scale_fused_into_power,
           retarget::backends::opencv_dnn_convert::quirks::concat_constant_with_input,
           retarget::backends::opencv_dnn_convert::quirks::instance_norm_batch,

@@ -641,8 +641,20 @@ struct resize_to_one_sliced : rc::rule<"resize_to_one_sliced"> {
     spec.op_type = "Resize";
     spec.name = resize.name();
     spec.doc_string = resize.doc_string();
-    spec.inputs = {sliced, m.has("roi"_v) ? m["roi"_v] : ir::value(), ir::value(),
-                   ir::ints_constant(g, out)};
+    const ir::value roi = m.has("roi"_v) ? m["roi"_v] : ir::value();
+    const ir::tensor_view scales =
+        m.has("scales"_v) ? ir::tensor_view(g.constant_data(m["scales"_v])) : ir::tensor_view();
+    if (scales && scales.element_count() > 0) {
+      // Scales stay scales: where a length is not a whole multiple, the coordinates follow the
+      // scale written, not the ratio of the lengths (tests/data/differential/seed-1795992454-*).
+      auto kept = scales.values<float>();
+      for (const auto a : axes) kept[static_cast<std::size_t>(a)] = 1.0f;
+      spec.inputs = {
+          sliced, roi,
+          g.constant(ir::tensor::of<float>(kept, {static_cast<std::int64_t>(kept.size())}))};
+    } else {
+      spec.inputs = {sliced, roi, ir::value(), ir::ints_constant(g, out)};
+    }
     for (const auto& a : resize.attributes()) spec.attributes.push_back(a);
     return g.emit(std::move(spec)).front();
   }
@@ -1702,9 +1714,27 @@ inline bool fused_into_eltwise(std::string_view op, std::string_view producer, b
          std::find(std::begin(eltwise), std::end(eltwise), producer) != std::end(eltwise);
 }
 
-// A BatchNormalization or PRelu that OpenCV would fuse into the elementwise op before it
-// (fused_into_eltwise): its input reshaped to its own shape first, a layer of its own that
-// nothing is fused into. Exact: a Reshape copies.
+// Whether OpenCV 4.6 fuses a BatchNormalization or PRelu into the MatMul by a stored matrix
+// before it (`by_stored_matrix`: an InnerProduct layer, whose fused per-channel op acts per
+// output column, the last axis) where its channels are axis 1 of 3 dims or more: a
+// BatchNormalization, or a PRelu whose slope varies along another axis than the last. Measured
+// over [2, 4, 2], [1, 4, 2] and [2, 4, 5, 2] by [2, 3], slopes [4, 1] and [4, 1, 1] wrong, [3]
+// and [1] right, and 2 dims right. No error: wrong numbers (tests/data/differential/
+// seed-1795991306-*).
+inline bool fused_into_inner_product(std::string_view op, bool by_stored_matrix, std::size_t rank,
+                                     std::span<const std::int64_t> slope_dims) {
+  if (!by_stored_matrix || rank < 3) return false;
+  if (op == "BatchNormalization") return true;
+  if (op != "PRelu") return false;
+  // Varying along the last axis alone: [K], [1, K], ... (or a single element).
+  for (std::size_t i = 0; i + 1 < slope_dims.size(); ++i)
+    if (slope_dims[i] != 1) return true;
+  return false;
+}
+
+// A BatchNormalization or PRelu that OpenCV would fuse into the layer before it
+// (fused_into_eltwise, fused_into_inner_product): its input reshaped to its own shape first, a
+// layer of its own that nothing is fused into. Exact: a Reshape copies.
 struct apart_from_eltwise {
   static rc::verdict condition(const auto& m) {
     const auto& g = m.graph();
@@ -1720,8 +1750,16 @@ struct apart_from_eltwise {
       computed = computed && !c;
       constant_of_its_dims = constant_of_its_dims || (c && c.dims() == *x.static_shape());
     }
+    const bool by_stored_matrix = made->op_type() == "MatMul" && made->input_count() == 2 &&
+                                  g.constant_data(g.find(made->input(1)));
+    const ir::tensor_view slope =
+        node.op_type() == "PRelu" ? g.constant_data(g.find(node.input(1))) : ir::tensor_view();
+    const auto slope_dims = node.op_type() != "PRelu" ? std::vector<std::int64_t>{}
+                            : slope                   ? slope.dims()
+                                                      : std::vector<std::int64_t>{0, 0};
     if (!fused_into_eltwise(node.op_type(), made->op_type(), computed, constant_of_its_dims,
-                            x.rank()))
+                            x.rank()) &&
+        !fused_into_inner_product(node.op_type(), by_stored_matrix, x.rank(), slope_dims))
       return rc::reject("OpenCV fuses nothing wrong here");
     return true;
   }
