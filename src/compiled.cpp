@@ -36,6 +36,7 @@
 #include <retarget/ir/model_file.hpp>
 #include <retarget/ir/model_view.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/open_dims.hpp>
 #include <retarget/ir/rebuilt_model.hpp>
 #include <retarget/ir/sample_inputs.hpp>
 #include <retarget/ir/schema.hpp>

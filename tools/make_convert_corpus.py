@@ -8,6 +8,10 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   M_op13_perturbed.onnx, ...      the same model after small noise on every float parameter
                                   and buffer (no two weights are equal any more, so torch has
                                   nothing to deduplicate)
+  M_op<N>_perturbed_dynamic.onnx  the perturbed model with a dynamic batch ("n", torch's
+                                  dynamic_axes on the input and every output)
+  M_input_batch3.pb               a test input of batch 3, for the dynamic variants; their
+                                  M_..._dynamic_torch_output.pb are PyTorch's outputs on it
   M_op<N>[_perturbed]_torch_output.pb   PyTorch's output on M_input.pb, named "output"; of a
                                   model with several outputs, M_..._torch_output<K>.pb is the
                                   K-th, named as the ONNX output (output<K>, or the model's
@@ -213,6 +217,9 @@ FULL_MODELS = {
 
 # ---------------------------------------------------------------- export
 
+# Models exported with a static batch only: a detector's outputs are per image, not a batch.
+STATIC_ONLY = {"ssdlite"}
+
 def perturb(model, generator):
     """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""
     with torch.no_grad():
@@ -249,6 +256,10 @@ def export_model(name, make, shape, out, opsets=OPSETS):
     torch.manual_seed(SEED)
     x = torch.rand(*shape) if name == "srcnn" else torch.randn(*shape)
     save_tensor(x.numpy(), "input", os.path.join(out, f"{name}_input.pb"))
+    if name not in STATIC_ONLY:
+        torch.manual_seed(SEED + 3)
+        x3 = torch.rand(3, *shape[1:]) if name == "srcnn" else torch.randn(3, *shape[1:])
+        save_tensor(x3.numpy(), "input", os.path.join(out, f"{name}_input_batch3.pb"))
     for perturbed in (False, True):
         torch.manual_seed(SEED + 1)
         model = make().eval()
@@ -256,25 +267,39 @@ def export_model(name, make, shape, out, opsets=OPSETS):
             perturb(model, torch.Generator().manual_seed(SEED + 2))
         with torch.no_grad():
             ys = flatten_outputs(model(x))
+        out_names = getattr(model, "output_names", None) or (
+            ["output"] if len(ys) == 1 else [f"output{i}" for i in range(len(ys))])
+        # The perturbed variant with a dynamic batch too (torch's dynamic_axes), with
+        # PyTorch's outputs at batch 3: batch 1 is the static variant's input and outputs.
+        dynamic = perturbed and name not in STATIC_ONLY
+        if dynamic:
+            with torch.no_grad():
+                ys3 = flatten_outputs(model(x3))
         for opset in opsets:
             stem = f"{name}_op{opset}" + ("_perturbed" if perturbed else "")
-            path = os.path.join(out, stem + ".onnx")
-            out_names = getattr(model, "output_names", None) or (
-                ["output"] if len(ys) == 1 else [f"output{i}" for i in range(len(ys))])
-            try:
-                torch.onnx.export(model, (x,), path, opset_version=opset, input_names=["input"],
-                                  output_names=out_names, do_constant_folding=True)
-            except Exception as e:  # recorded in the manifest, the other files still get written
-                first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                lines.append(f"{stem}.onnx NOT EXPORTED: {type(e).__name__}: {first}")
-                print(lines[-1], file=sys.stderr)
-                continue
-            for i, (y, n) in enumerate(zip(ys, out_names)):
-                suffix = "" if len(ys) == 1 else str(i)
-                save_tensor(y.numpy(), n, os.path.join(out, f"{stem}_torch_output{suffix}.pb"))
-            lines.append(describe(path))
-            print(lines[-1])
+            lines += export_one(model, x, ys, out_names, out, stem, opset, None)
+            if dynamic:
+                axes = {n: {0: "n"} for n in ["input"] + out_names}
+                lines += export_one(model, x, ys3, out_names, out, stem + "_dynamic", opset, axes)
     return lines
+
+
+def export_one(model, x, ys, out_names, out, stem, opset, dynamic_axes):
+    path = os.path.join(out, stem + ".onnx")
+    try:
+        torch.onnx.export(model, (x,), path, opset_version=opset, input_names=["input"],
+                          output_names=out_names, do_constant_folding=True,
+                          dynamic_axes=dynamic_axes)
+    except Exception as e:  # recorded in the manifest, the other files still get written
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        line = f"{stem}.onnx NOT EXPORTED: {type(e).__name__}: {first}"
+        print(line, file=sys.stderr)
+        return [line]
+    for i, (y, n) in enumerate(zip(ys, out_names)):
+        suffix = "" if len(ys) == 1 else str(i)
+        save_tensor(y.numpy(), n, os.path.join(out, f"{stem}_torch_output{suffix}.pb"))
+    print(describe(path))
+    return [describe(path)]
 
 
 def manifest_lines(path, names):
@@ -285,7 +310,7 @@ def manifest_lines(path, names):
     with open(path) as f:
         for line in f.read().splitlines()[1:]:
             for name in names:
-                if re.match(re.escape(name) + r"_op\d+(_perturbed)?\.onnx ", line):
+                if re.match(re.escape(name) + r"_op\d+(_perturbed)?(_dynamic)?\.onnx ", line):
                     out[name].append(line)
     return out
 

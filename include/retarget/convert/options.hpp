@@ -22,6 +22,10 @@ struct options {
   bool node_rewrites = true;
   bool cleanup = true;  // dead nodes and unused initializers
   bool check = true;    // ONNX's checker and strict shape inference on the result
+  // Inputs' open dims (a dynamic batch) kept open: the model is converted at two sizes, where
+  // all shape arithmetic folds, and the results joined (ir/open_dims.hpp); where they cannot
+  // be, it is converted with the dims open, and the report says why.
+  bool keep_open_dims = true;
   // Inexact rewrites the caller allows, by name (a backend's package lists its own, e.g.
   // opencv_dnn's "cubic_resize_as_linear"); none is applied unless named here.
   std::vector<std::string> approximations = {};

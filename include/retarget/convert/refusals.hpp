@@ -16,6 +16,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_view.hpp>
+#include <retarget/ir/open_dims.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -112,13 +113,31 @@ std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
     // Its quirks, when it declares them; its own table otherwise.
     using table = std::conditional_t<detail::has_quirks<first>::value, quirks_for<first>,
                                      engine_refusals<first>>;
-    const refusal_context context(m);
+    const auto check = [](const ir::model& model, std::vector<refusal>& out) {
+      const refusal_context context(model);
+      // A package compiled into retarget::compiled checks from there.
+      if constexpr (detail::has_compiled_package<first>)
+        compiled_package<first>::check(context, out);
+      else
+        table::check(context, out);
+    };
     std::vector<refusal> out;
-    // A package compiled into retarget::compiled checks from there.
-    if constexpr (detail::has_compiled_package<first>)
-      compiled_package<first>::check(context, out);
-    else
-      table::check(context, out);
+    const auto open = ir::open_dims(m);
+    if (open.empty()) {
+      check(m, out);
+      return out;
+    }
+    // An engine meets open dims (a dynamic batch) at a size: the model is checked at a few,
+    // and what any refuses is listed once.
+    for (const auto size : ir::checked_sizes) {
+      std::vector<refusal> at_size;
+      check(ir::with_sizes(m, open, size), at_size);
+      for (auto& r : at_size)
+        if (std::none_of(out.begin(), out.end(), [&](const refusal& o) {
+              return o.index == r.index && o.node == r.node && o.why == r.why;
+            }))
+          out.push_back(std::move(r));
+    }
     return out;
   }
 }

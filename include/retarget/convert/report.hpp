@@ -63,6 +63,10 @@ struct report {
   // Set when the original already fails ONNX's checker (an exporter's int64 Constant at opset
   // 6, say): why, and the result is held to it no more than the original was.
   std::string original_invalid;
+  // The open dims of the inputs (a dynamic batch), when there are any: kept open ("'input'
+  // dim 0 (n) kept open: converted at n = 2 and 5, 2 Reshape targets written for any size"),
+  // or left as written with why.
+  std::string open_dims;
 
   std::size_t rules_fired() const {
     std::size_t n = 0;
@@ -101,6 +105,7 @@ inline std::string summary(const report& r) {
     out += "; approximation " + name + " x" + std::to_string(n);
   if (r.identities_bypassed)
     out += "; identities of constants read through x" + std::to_string(r.identities_bypassed);
+  if (!r.open_dims.empty()) out += "; " + r.open_dims;
   out += "; removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + ", " +
          count_of(r.initializers_removed, "initializer", "initializers") + "; " +
          count_of(r.passes, "pass", "passes") + (r.fixed_point ? "" : " (bound reached)");
@@ -164,6 +169,7 @@ inline std::string to_string(const report& r, bool explain = false) {
         "  identities of constants read through: " + std::to_string(r.identities_bypassed) + "\n";
   out += "  removed " + count_of(r.dead_nodes_removed, "dead node", "dead nodes") + " and " +
          count_of(r.initializers_removed, "unused initializer", "unused initializers") + "\n";
+  if (!r.open_dims.empty()) out += "  " + r.open_dims + "\n";
   if (!r.original_invalid.empty())
     out += "  not checked: the original fails ONNX's checker too (" + r.original_invalid + ")\n";
   return out;

@@ -19,6 +19,7 @@
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/open_dims.hpp>
 #include <retarget/ir/rebuilt_model.hpp>
 #include <retarget/ir/stored_graph.hpp>
 #include <retarget/ir/tensor.hpp>
@@ -442,8 +443,8 @@ class rebuilder final : public reader_count {
   std::vector<graph_state> graphs_;  // one per scope
 };
 
-RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
-                                      const backend_hooks& hooks) {
+// The conversion itself, of a model's dims as they are.
+inline result convert_as_is(ir::model source, const options& o, const backend_hooks& hooks) {
   // Each weight is held once, by every pass and by the result: the source's bytes move into
   // shared tensors (a source given by value or moved in is not copied at all).
   source.share_weights();
@@ -506,6 +507,42 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
     }
   }
   return {std::move(out), std::move(r)};
+}
+
+RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
+                                      const backend_hooks& hooks) {
+  const auto open = o.keep_open_dims ? ir::open_dims(source) : std::vector<ir::open_dim>{};
+  if (open.empty()) return convert_as_is(std::move(source), o, hooks);
+  std::string dims;
+  for (const auto& d : open) dims += (dims.empty() ? "" : ", ") + d.describe();
+  // At two sizes every shape computation folds; what differs between the two results is
+  // written for any size, or the model is converted with its dims open after all.
+  source.share_weights();
+  options at_size = o;
+  at_size.keep_open_dims = false;
+  constexpr std::int64_t size_a = ir::trial_sizes[0], size_b = ir::trial_sizes[1];
+  std::string why;
+  try {
+    auto a = convert_as_is(ir::with_sizes(source, open, size_a), at_size, hooks);
+    auto b = convert_as_is(ir::with_sizes(source, open, size_b), at_size, hooks);
+    if (a.report.original_invalid.empty()) {
+      ir::model joined = ir::joined_over_sizes(source, a.model, b.model);
+      result out{std::move(joined), std::move(a.report)};
+      out.report.nodes_before = ir::node_count(source);
+      out.report.open_dims = dims + " kept open: converted at sizes " + std::to_string(size_a) +
+                             " and " + std::to_string(size_b) + " and joined";
+      out.model.set_metadata("retarget:convert", summary(out.report));
+      if (o.check) out.model.check();
+      return out;
+    }
+    why = "the model fails ONNX's checker at a size";
+  } catch (const error& e) {
+    why = reason_of(e);
+  }
+  result out = convert_as_is(std::move(source), o, hooks);
+  out.report.open_dims = dims + " left open as written (" + why + ")";
+  out.model.set_metadata("retarget:convert", summary(out.report));
+  return out;
 }
 
 }  // namespace retarget::convert::detail
