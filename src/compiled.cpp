@@ -27,6 +27,7 @@
 #include <retarget/ir/dot.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/exposed_values.hpp>
+#include <retarget/ir/fixed_inputs.hpp>
 #include <retarget/ir/graph.hpp>
 #include <retarget/ir/graph_cut.hpp>
 #include <retarget/ir/graph_helpers.hpp>

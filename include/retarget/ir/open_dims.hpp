@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <retarget/core/config.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
@@ -48,6 +49,13 @@ RETARGET_COMPILED_DECL std::vector<open_dim> open_dims(const model& m);
 // (distinct sizes, so that two open dims are never confused); the weights stay shared.
 RETARGET_COMPILED_DECL model with_sizes(const model& m, const std::vector<open_dim>& open,
                                         std::int64_t base);
+
+// m with its open dims given sizes, by key (a dim's name, or "input:axis" for an unnamed one, as
+// open_dim::key() says), the others left open (`retarget convert --dim NAME=N`, as onnxsim's
+// --overwrite-input-shape); retarget::error naming a key that is no open dim of m, or a size
+// below 1. The weights stay shared; intermediate shapes are dropped.
+RETARGET_COMPILED_DECL model with_dims_given(const model& m,
+                                             const std::map<std::string, std::int64_t>& sizes);
 
 // One model from `at_a` and `at_b`, two results of one deterministic pass over `original`
 // given two sizes (with_sizes at two bases): the same nodes, attributes and constants where

@@ -70,7 +70,10 @@ struct convert_options {
       "what the engine still refuses.\n\n"
       "With --opset N, first moves the model to opset N, one step at a time, through ONNX's\n"
       "version converter and retarget's adapters. Every node that no adapter takes there is\n"
-      "reported at once, before anything is converted (exit status 1, nothing written).\n";
+      "reported at once, before anything is converted (exit status 1, nothing written).\n\n"
+      "A dynamic batch stays dynamic: the model is converted at two sizes and the results\n"
+      "joined. --dim n=1 makes it static instead; --fix NAME=... makes an input a constant\n"
+      "(a scale factor given as an input, say), so that what depends on it folds.\n";
   option<std::optional<std::string>, "NAME", "a backend `retarget backends` lists"> backend;
   bounded<option<std::optional<int>, "N", "the opset of the default domain to convert to">,
           retarget::ir::min_opset, retarget::ir::max_opset>
@@ -82,9 +85,16 @@ struct convert_options {
          "allow an inexact rewrite by name (opencv_dnn: cubic_resize_as_linear); once per name">
       approximate;
   bounded<option<std::size_t, "N", "the bound of the fixed point">, 1, 9999> max_passes{8};
+  option<std::vector<std::string>, "NAME=FILE.pb|V1,V2,...",
+         "make input NAME a constant of that value before converting; once per input">
+      fix;
+  option<std::vector<std::string>, "NAME=N",
+         "give the open dim NAME (its name, or INPUT:AXIS) the size N before converting; once "
+         "per dim">
+      dim;
 };
 BOOST_DESCRIBE_STRUCT(convert_options, (),
-                      (backend, opset, output, explain, dry_run, approximate, max_passes))
+                      (backend, opset, output, explain, dry_run, approximate, max_passes, fix, dim))
 
 struct compare_options {
   static constexpr std::string_view name = "compare";

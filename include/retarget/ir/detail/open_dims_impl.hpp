@@ -105,24 +105,47 @@ RETARGET_COMPILED_DECL std::vector<open_dim> open_dims(const model& m) {
   return out;
 }
 
-RETARGET_COMPILED_DECL model with_sizes(const model& m, const std::vector<open_dim>& open,
-                                        std::int64_t base) {
+RETARGET_COMPILED_DECL model with_dims_given(const model& m,
+                                             const std::map<std::string, std::int64_t>& sizes) {
+  const auto open = open_dims(m);
+  std::vector<std::string> keys;
+  for (const auto& d : open) keys.push_back(d.key());
+  for (const auto& [key, size] : sizes) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string listed;
+      for (const auto& d : open) listed += (listed.empty() ? "" : ", ") + d.describe();
+      throw error("retarget: the model has no open dim '" + key + "' (" +
+                  (open.empty() ? std::string("it has none") : "its open dims: " + listed) +
+                  "; an unnamed one is INPUT:AXIS)");
+    }
+    if (size < 1)
+      throw error("retarget: dim '" + key + "' given the size " + std::to_string(size) +
+                  ": a size is 1 or more");
+  }
   model out = m;
-  std::map<std::string, std::int64_t> size_of;
-  for (const auto& d : open)
-    size_of.emplace(d.key(), base + static_cast<std::int64_t>(size_of.size()));
   auto& g = *out.proto_without_shared_bytes().mutable_graph();
-  for (const auto& d : open)
+  for (const auto& d : open) {
+    const auto it = sizes.find(d.key());
+    if (it == sizes.end()) continue;
     for (auto& in : *g.mutable_input())
       if (in.name() == d.input)
         in.mutable_type()
             ->mutable_tensor_type()
             ->mutable_shape()
             ->mutable_dim(static_cast<int>(d.axis))
-            ->set_dim_value(size_of.at(d.key()));
+            ->set_dim_value(it->second);
+  }
   // What shape inference wrote of the open dims would contradict the sizes.
   g.clear_value_info();
   return out;
+}
+
+RETARGET_COMPILED_DECL model with_sizes(const model& m, const std::vector<open_dim>& open,
+                                        std::int64_t base) {
+  std::map<std::string, std::int64_t> size_of;
+  for (const auto& d : open)
+    size_of.emplace(d.key(), base + static_cast<std::int64_t>(size_of.size()));
+  return with_dims_given(m, size_of);
 }
 
 RETARGET_COMPILED_DECL model joined_over_sizes(const model& original, const model& at_a,

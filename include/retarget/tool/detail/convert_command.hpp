@@ -4,10 +4,15 @@
 #define RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
 
 #include <algorithm>
+#include <charconv>
+#include <map>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/opset.hpp>
 #include <retarget/convert/refusals.hpp>
+#include <retarget/ir/fixed_inputs.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/ir/open_dims.hpp>
+#include <retarget/ir/tensor_file.hpp>
 #include <retarget/tool/detail/common.hpp>
 
 namespace retarget::tool::detail {
@@ -56,6 +61,36 @@ inline void write(retarget::ir::model& m, const std::string& output, std::ostrea
   out << "wrote " << output << " (" << retarget::ir::human_bytes(fs::file_size(output)) << ")\n";
 }
 
+// The model with the sizes of --dim and the values of --fix given, each said on a line.
+inline retarget::ir::model given_values(retarget::ir::model m, const convert_options& o,
+                                        const fs::path& path, std::ostream& out) {
+  std::map<std::string, std::int64_t> sizes;
+  for (const auto& item : o.dim.value) {
+    const auto [name, text] = name_and_value(item, "--dim", "N");
+    std::int64_t size = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), size);
+    if (ec != std::errc() || end != text.data() + text.size() || size < 1)
+      throw usage_error("retarget: --dim " + item + ": '" + text + "' is not a size (1 or more)");
+    sizes[name] = size;
+  }
+  if (!sizes.empty()) {
+    m = in_file(path, [&] { return retarget::ir::with_dims_given(m, sizes); });
+    for (const auto& [name, size] : sizes)
+      out << path.string() << ": dim " << name << " given the size " << size << "\n";
+  }
+  for (const auto& item : o.fix.value) {
+    const auto [name, text] = name_and_value(item, "--fix", "FILE.pb|V1,V2,...");
+    m = in_file(path, [&] {
+      const bool file = text.ends_with(".pb") || fs::is_regular_file(text);
+      const auto value =
+          file ? retarget::ir::read_tensor_file(text) : retarget::ir::input_value_of(m, name, text);
+      return retarget::ir::with_input_fixed(m, name, value);
+    });
+    out << path.string() << ": input '" << name << "' fixed to " << text << " (a constant)\n";
+  }
+  return m;
+}
+
 // The tool states the default of --max-passes in its help; it is the library's.
 static_assert(convert_options{}.max_passes.value == retarget::convert::options{}.max_passes);
 
@@ -79,6 +114,7 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   if (!dry_run) check_writable(*output);
   auto model = retarget::ir::load(path);
   in_file(path, [&] { retarget::ir::check_structure(model); });
+  model = given_values(std::move(model), o, path, out);
   if (opset != 0) model = to_opset(model, opset, path, out);
   if (!backend_arg) {
     if (dry_run) {
