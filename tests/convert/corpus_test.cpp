@@ -87,7 +87,6 @@ opencv_outcome run_opencv(const fs::path& model, const std::string& input_name,
 // Architectures whose converted models OpenCV 4.6 does not load yet, and why.
 const std::set<std::string> not_yet = [] {
   std::set<std::string> out = {
-      "srcnn",    // cubic Resize: only as an approximation, asked for by name
       "ssdlite",  // the whole detector: NonZero, TopK, GatherND and If
   };
   // RETARGET_CONVERT_NOT_YET=a,b adds architectures (the full-size corpus has its own).

@@ -48,33 +48,33 @@ static_assert(
     std::is_same_v<
         rc::rules_for<bk::opencv_dnn>::rule_list,
         boost::mp11::mp_list<
-            cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::expand_to_own_shape,
-            cv::expand_in_steps, cv::single_element_divisor, cv::add_broadcast_expanded,
-            cv::sub_broadcast_expanded, cv::mul_broadcast_expanded, cv::div_broadcast_expanded,
-            cv::max_broadcast_expanded, cv::min_broadcast_expanded, cv::sum_broadcast_expanded,
-            cv::last_axis_scale, cv::constant_concat_in_4d, cv::constant_add_without_leading_ones,
-            cv::add_lifted, cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted,
-            cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
-            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::sum_of_three_in_pairs,
-            cv::max_of_three_in_pairs, cv::min_of_three_in_pairs, cv::add_constant_in_accepted_form,
-            cv::sub_constant_in_accepted_form, cv::mul_constant_in_accepted_form,
-            cv::div_constant_in_accepted_form, cv::conv_in_2d, cv::max_pool_in_2d,
-            cv::average_pool_in_2d, cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
-            cv::max_with_constant_computed, cv::min_with_constant_computed,
-            cv::add_expanded_to_constant, cv::sub_expanded_to_constant,
-            cv::mul_expanded_to_constant, cv::div_expanded_to_constant,
-            cv::add_apart_from_convolution, cv::sub_apart_from_convolution,
-            cv::mul_apart_from_convolution, cv::div_apart_from_convolution, cv::divisor_copied,
-            cv::batch_norm_apart_from_eltwise, cv::prelu_apart_from_eltwise,
-            cv::add_apart_from_power, cv::sub_apart_from_power, cv::mul_apart_from_power,
-            cv::div_apart_from_power, cv::neg_apart_from_power, cv::batch_norm_apart_from_power,
-            cv::concat_input_apart, cv::flatten_at_rank_as_reshape, cv::conv_kernel_from_weight,
-            cv::conv_transpose_kernel_from_weight, cv::global_average_pool_in_4d,
-            cv::global_max_pool_in_4d, cv::squeeze_as_reshape, cv::unsqueeze_as_reshape,
-            cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_of_two_as_add,
-            cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
-            cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
-            cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
+            cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::cubic_resize_as_convolution,
+            cv::expand_to_own_shape, cv::expand_in_steps, cv::single_element_divisor,
+            cv::add_broadcast_expanded, cv::sub_broadcast_expanded, cv::mul_broadcast_expanded,
+            cv::div_broadcast_expanded, cv::max_broadcast_expanded, cv::min_broadcast_expanded,
+            cv::sum_broadcast_expanded, cv::last_axis_scale, cv::constant_concat_in_4d,
+            cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
+            cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
+            cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::sum_of_three_in_pairs, cv::max_of_three_in_pairs, cv::min_of_three_in_pairs,
+            cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
+            cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form, cv::conv_in_2d,
+            cv::max_pool_in_2d, cv::average_pool_in_2d, cv::concat_on_batch_of_two,
+            cv::concat_on_batch_of_three, cv::max_with_constant_computed,
+            cv::min_with_constant_computed, cv::add_expanded_to_constant,
+            cv::sub_expanded_to_constant, cv::mul_expanded_to_constant,
+            cv::div_expanded_to_constant, cv::add_apart_from_convolution,
+            cv::sub_apart_from_convolution, cv::mul_apart_from_convolution,
+            cv::div_apart_from_convolution, cv::divisor_copied, cv::batch_norm_apart_from_eltwise,
+            cv::prelu_apart_from_eltwise, cv::add_apart_from_power, cv::sub_apart_from_power,
+            cv::mul_apart_from_power, cv::div_apart_from_power, cv::neg_apart_from_power,
+            cv::batch_norm_apart_from_power, cv::concat_input_apart, cv::flatten_at_rank_as_reshape,
+            cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
+            cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
+            cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
+            cv::sum_of_two_as_add, cv::sum_as_adds, cv::slice_axis_by_axis,
+            cv::constant_first_matmul, cv::gemm_scales_folded, cv::cumsum_on_last_axis,
+            cv::gather_from_front, cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
             cv::resize_to_one_sliced, cv::edge_pad_in_steps, cv::softmax_axis_written_out,
             cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
             cv::average_pool_same_upper_written, cv::average_pool_padded_first,
@@ -237,12 +237,19 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          auto x = g.input("x", rx::dtype::f32, {1, 4});
          return finish(g, g.op("Clip", x, f32(g, {0}, {}), f32(g, {6}, {})));
        }},
+      {"cubic_resize_by_whole_factor",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {1, 2, 3, 4});
+         return finish(
+             g, g.op("Resize", x, f32(g, {}, {0}), f32(g, {1, 1, 3, 3}, {4}), "mode"_s = "cubic"));
+       }},
       {"cubic_resize",
        [] {
          rx::graph g(13);
          auto x = g.input("x", rx::dtype::f32, {1, 1, 2, 2});
-         return finish(
-             g, g.op("Resize", x, f32(g, {}, {0}), f32(g, {1, 1, 2, 2}, {4}), "mode"_s = "cubic"));
+         return finish(g, g.op("Resize", x, f32(g, {}, {0}), f32(g, {1, 1, 1.5, 1.5}, {4}),
+                               "mode"_s = "cubic"));
        }},
       {"expand_one_way",
        [] {

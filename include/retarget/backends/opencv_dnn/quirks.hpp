@@ -168,14 +168,45 @@ struct clip_bounds_as_inputs : rc::quirk<"clip_bounds_as_inputs", rc::by_node_re
   }
 };
 
+// The whole factor of a cubic Resize that cubic_resize_as_convolution computes, or nullopt.
+inline std::optional<std::int64_t> cubic_factor_of(const site& s) {
+  const auto mode = s.node.attribute("mode");
+  if (s.op() != "Resize" || !mode || mode->s() != "cubic") return std::nullopt;
+  const auto in = s.model.static_shape(s.input(0));
+  if (!in || s.model.element_type(s.input(0)) != static_cast<int>(ir::dtype::f32))
+    return std::nullopt;
+  const auto stored = [&](std::size_t k) {
+    return s.input(k).empty() ? ir::tensor_view() : ir::tensor_view(s.model.constant(s.input(k)));
+  };
+  const auto coordinates = s.node.attribute("coordinate_transformation_mode");
+  const auto exclude = s.node.attribute("exclude_outside");
+  return cubic_whole_factor(*in, resized_lengths(*in, stored(2), stored(3)),
+                            coordinates ? coordinates->s() : "half_pixel",
+                            exclude ? exclude->i() : 0, s.model.opset());
+}
+
+struct cubic_resize_by_whole_factor
+    : rc::quirk<"cubic_resize_by_whole_factor", rc::by_rule<cubic_resize_as_convolution>> {
+  static constexpr std::string_view summary =
+      "Resize in cubic mode is refused; by a whole factor along H and W it is a fixed filter "
+      "per output phase";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 resizes in nearest and linear mode only, not cubic";
+  static constexpr std::string_view remedy =
+      "by a whole factor: convert computes it exactly as an edge Pad, a depthwise Conv and the "
+      "phases put in place";
+  static bool found(const site& s) { return cubic_factor_of(s).has_value(); }
+};
+
 struct cubic_resize : rc::quirk<"cubic_resize", cubic_resize_as_linear> {
-  static constexpr std::string_view summary = "Resize in cubic mode is refused";
+  static constexpr std::string_view summary =
+      "Resize in cubic mode is refused (other than by a whole factor)";
   static constexpr std::string_view reason =
       "OpenCV 4.6 resizes in nearest and linear mode only, not cubic";
   static constexpr std::string_view remedy =
       "convert --approximate cubic_resize_as_linear makes it linear";
   static bool found(const site& s) {
-    if (s.op() != "Resize") return false;
+    if (s.op() != "Resize" || cubic_factor_of(s)) return false;
     const auto mode = s.node.attribute("mode");
     return mode && mode->s() == "cubic";
   }
@@ -1981,6 +2012,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::layer_over_constants_only,
           retarget::backends::opencv_dnn_convert::quirks::no_mean,
           retarget::backends::opencv_dnn_convert::quirks::clip_bounds_as_inputs,
+          retarget::backends::opencv_dnn_convert::quirks::cubic_resize_by_whole_factor,
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize,
           retarget::backends::opencv_dnn_convert::quirks::expand_one_way,
           retarget::backends::opencv_dnn_convert::quirks::expand_shape_computed,

@@ -660,6 +660,113 @@ struct resize_to_one_sliced : rc::rule<"resize_to_one_sliced"> {
   }
 };
 
+// The whole factor s (2 or more, the same along H and W, N and C kept) of a cubic Resize of a
+// static [N, C, H, W] to [N, C, sH, sW] in half_pixel, pytorch_half_pixel or asymmetric
+// coordinates without exclude_outside, at opset 11 or later: the Resizes
+// cubic_resize_as_convolution computes exactly; nullopt for any other. `lengths` are the output's
+// (resized_lengths).
+inline std::optional<std::int64_t> cubic_whole_factor(const std::vector<std::int64_t>& in,
+                                                      const std::vector<std::int64_t>& lengths,
+                                                      std::string_view coordinates,
+                                                      std::int64_t exclude_outside, int opset) {
+  if (opset < 11 || in.size() != 4 || lengths.size() != 4 || exclude_outside != 0)
+    return std::nullopt;
+  if (coordinates != "half_pixel" && coordinates != "pytorch_half_pixel" &&
+      coordinates != "asymmetric")
+    return std::nullopt;
+  if (lengths[0] != in[0] || lengths[1] != in[1] || in[2] < 1 || in[3] < 1) return std::nullopt;
+  const auto s = lengths[2] / in[2];
+  if (s < 2 || lengths[2] != s * in[2] || lengths[3] != s * in[3]) return std::nullopt;
+  return s;
+}
+
+// The weights of output phase p of s along an axis over the input at offsets -2 to 2 from
+// element k of output s k + p: ONNX's cubic kernel (coefficient a) at each tap's distance from
+// the sample, which sits at k + (p + 0.5) / s - 0.5 (k + p / s in asymmetric coordinates).
+inline std::array<double, 5> cubic_phase_weights(std::int64_t p, std::int64_t s, double a,
+                                                 bool asymmetric) {
+  const double d = asymmetric ? static_cast<double>(p) / static_cast<double>(s)
+                              : (static_cast<double>(p) + 0.5) / static_cast<double>(s) - 0.5;
+  const double below = std::floor(d), t = d - below;
+  const auto kernel = [a](double x) {
+    x = std::abs(x);
+    if (x <= 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+    if (x < 2) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+    return 0.0;
+  };
+  std::array<double, 5> out{};
+  const auto at = static_cast<std::size_t>(below + 2);  // the tap at offset `below`
+  out[at - 1] = kernel(1 + t);
+  out[at] = kernel(t);
+  out[at + 1] = kernel(1 - t);
+  out[at + 2] = kernel(2 - t);
+  return out;
+}
+
+// A cubic Resize by a whole factor s (cubic_whole_factor): output phase (py, px) of each s x s
+// block is a fixed 4 x 4 filter of the input, whose indices ONNX clamps at the edges. Written as
+// an edge Pad of 2, a depthwise Conv whose s * s outputs per channel are the phases' 5 x 5
+// kernels, and a DepthToSpace (CRD, as Reshape, Transpose, Reshape) that puts each phase in
+// place. Exact: the same weighted sums of the same elements (the seed's SRCNN: bicubic x3
+// without --approximate).
+struct cubic_resize_as_convolution : rc::rule<"cubic_resize_as_convolution"> {
+  static constexpr auto pattern =
+      rc::op<"Resize">("x"_v, rc::optional("roi"_v), rc::optional("scales"_v),
+                       rc::optional("sizes"_v))
+          .where("mode"_s == "cubic")
+          .as<"resize">();
+  static std::optional<std::int64_t> factor(const auto& m) {
+    const auto& g = m.graph();
+    const auto in = m["x"_v].has_shape() ? m["x"_v].static_shape() : std::nullopt;
+    if (!in || m["x"_v].dtype() != ir::dtype::f32) return std::nullopt;
+    const auto stored = [&](auto capture) -> ir::tensor_view {
+      return m.has(capture) ? ir::tensor_view(g.constant_data(m[capture])) : ir::tensor_view();
+    };
+    const auto node = *m["resize"_n].node;
+    const auto coordinates = node.attribute("coordinate_transformation_mode");
+    const auto exclude = node.attribute("exclude_outside");
+    return cubic_whole_factor(*in, resized_lengths(*in, stored("scales"_v), stored("sizes"_v)),
+                              coordinates ? coordinates->s() : "half_pixel",
+                              exclude ? exclude->i() : 0, g.opset());
+  }
+  static rc::verdict condition(const auto& m) {
+    if (!factor(m))
+      return rc::reject("not a whole factor along H and W of a static float [N, C, H, W]");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto s = *factor(m);
+    const auto channels = (*m["x"_v].static_shape())[1];
+    const auto node = *m["resize"_n].node;
+    const auto coefficient = node.attribute("cubic_coeff_a");
+    const auto coordinates = node.attribute("coordinate_transformation_mode");
+    const double a = coefficient ? coefficient->f() : -0.75;
+    const bool asymmetric = coordinates && coordinates->s() == "asymmetric";
+    std::vector<std::array<double, 5>> phase;
+    for (std::int64_t p = 0; p < s; ++p) phase.push_back(cubic_phase_weights(p, s, a, asymmetric));
+    std::vector<float> weights;
+    for (std::int64_t c = 0; c < channels; ++c)
+      for (std::int64_t py = 0; py < s; ++py)
+        for (std::int64_t px = 0; px < s; ++px)
+          for (std::size_t i = 0; i < 5; ++i)
+            for (std::size_t j = 0; j < 5; ++j)
+              weights.push_back(static_cast<float>(phase[static_cast<std::size_t>(py)][i] *
+                                                   phase[static_cast<std::size_t>(px)][j]));
+    const auto padded =
+        g.op("Pad", m["x"_v], ir::ints_constant(g, {0, 0, 2, 2, 0, 0, 2, 2}), "mode"_s = "edge");
+    const auto kernels = g.constant(ir::tensor::of<float>(weights, {channels * s * s, 1, 5, 5}));
+    const auto phases =
+        g.op("Conv", padded, kernels, "group"_i = channels, "kernel_shape"_i = {5, 5});
+    // DepthToSpace (CRD) spelled out: OpenCV 4.6 fixes its batch when it loads the model.
+    const auto in = *m["x"_v].static_shape();
+    const auto split =
+        g.op("Reshape", phases, ir::ints_constant(g, {in[0], channels, s, s, in[2], in[3]}));
+    const auto interleaved = g.op("Transpose", split, "perm"_i = {0, 1, 4, 2, 5, 3});
+    return g.op("Reshape", interleaved,
+                ir::ints_constant(g, {in[0], channels, in[2] * s, in[3] * s}));
+  }
+};
+
 // A linear Resize without its coordinate_transformation_mode (OpenCV 4.6 fails to load it): the
 // same node with the default, half_pixel, written.
 struct resize_linear_coordinates_written : rc::rule<"resize_linear_coordinates_written"> {
