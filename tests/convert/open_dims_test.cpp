@@ -16,6 +16,7 @@
 #include <retarget/ir/proto.hpp>  // the tests read the protos they check
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_values.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,27 @@ TEST_F(open_dims, TheBatchsShapeArithmeticFoldsToATargetForAnySize) {
   EXPECT_EQ(reshape_targets(converted), (std::vector<std::vector<std::int64_t>>{{0, 2, 3}}));
   EXPECT_EQ(converted.graph().input(0).type().tensor_type().shape().dim(0).dim_param(), "n");
   same_on_onnxruntime(original, converted, dir_);
+}
+
+// Progress: every node of each pass, at each size the open dims are converted at.
+TEST(OpenDims, ProgressIsCalledForEachNodeOfEachPassAtEachSize) {
+  std::vector<rc::progress> calls;
+  rc::options o;
+  o.on_progress = [&](const rc::progress& p) { calls.push_back(p); };
+  const auto [converted, report] = rc::convert<bk::opencv_dnn>(batch_view(), o);
+  ASSERT_FALSE(calls.empty());
+  std::set<std::int64_t> sizes;
+  for (const auto& p : calls) {
+    sizes.insert(p.size);
+    EXPECT_GE(p.pass, 1u);
+    EXPECT_LE(p.pass, report.passes);
+    EXPECT_GE(p.node, 1u);
+    EXPECT_LE(p.node, p.nodes);
+  }
+  EXPECT_EQ(sizes, (std::set<std::int64_t>{2, 5}));
+  EXPECT_EQ(calls.front().node, 1u);
+  EXPECT_EQ(calls.front().nodes, batch_view().node_count());
+  EXPECT_EQ(calls.back().node, calls.back().nodes);
 }
 
 // x [n, 6] viewed as [n * 2, 3]: the first dim is no dim of the input, so it is the one -1.

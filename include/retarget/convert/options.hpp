@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <retarget/convert/report.hpp>
 #include <retarget/ir/model.hpp>
 #include <string>
@@ -15,10 +17,19 @@
 
 namespace retarget::convert {
 
+// Where a conversion is: the pass, and the node of the main graph it rebuilds (1 to `nodes`),
+// at `size` when it converts a model with open dims at a size (0: the dims as written).
+struct progress {
+  std::size_t pass = 0;
+  std::size_t node = 0, nodes = 0;
+  std::int64_t size = 0;
+};
+
 struct options {
   bool fold = true;                   // constant folding, Shape of static shapes included
   std::size_t fold_limit = 1u << 20;  // elements: a bigger result stays computed at run time
-  std::size_t max_passes = 8;         // the bound of the fixed point
+  static constexpr std::size_t default_max_passes = 8;
+  std::size_t max_passes = default_max_passes;  // the bound of the fixed point
   bool node_rewrites = true;
   bool cleanup = true;  // dead nodes and unused initializers
   bool check = true;    // ONNX's checker and strict shape inference on the result
@@ -29,6 +40,9 @@ struct options {
   // Inexact rewrites the caller allows, by name (a backend's package lists its own, e.g.
   // opencv_dnn's "cubic_resize_as_linear"); none is applied unless named here.
   std::vector<std::string> approximations = {};
+  // Called as each node of the main graph is rebuilt: what a tool shows on a terminal while a
+  // large model converts (`retarget convert`). Empty: nothing is called.
+  std::function<void(const progress&)> on_progress = {};
 
   bool allows(std::string_view approximation) const {
     return std::find(approximations.begin(), approximations.end(), approximation) !=

@@ -217,8 +217,11 @@ class rebuilder final : public reader_count {
         if (scopes_[i].count(name)) return true;
       return false;
     });
+    std::size_t done = 0;
     for (const int i : order) {
       const auto at = static_cast<std::size_t>(i);
+      if (main_graph && options_.on_progress)
+        options_.on_progress({report_.passes, ++done, order.size(), 0});
       try {
         rebuild_node(g, source.node(at), main_graph);
         for (const auto& r : graphs_.back().reads[at]) --graphs_.back().pending_reads[r];
@@ -465,10 +468,10 @@ inline result convert_as_is(ir::model source, const options& o, const backend_ho
     // Names the rebuilt nodes will take are kept from the ones rewrites generate.
     ir::prepare_rebuild(g, in);
 
+    r.passes = pass;
     rebuilder rebuild(hooks, o, r, opset, pass == 1);
     rebuild.rebuild(g, ir::stored_graph(in), true, in.shared_initializers());
     changed = rebuild.changed;
-    r.passes = pass;
 
     ir::model next = ir::rebuilt_model(std::move(g), in);
     if (o.cleanup) {
@@ -518,13 +521,21 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
   // At two sizes every shape computation folds; what differs between the two results is
   // written for any size, or the model is converted with its dims open after all.
   source.share_weights();
-  options at_size = o;
-  at_size.keep_open_dims = false;
   constexpr std::int64_t size_a = ir::trial_sizes[0], size_b = ir::trial_sizes[1];
+  const auto at = [&](std::int64_t size) {
+    options at_size = o;
+    at_size.keep_open_dims = false;
+    if (o.on_progress)
+      at_size.on_progress = [&o, size](progress p) {
+        p.size = size;
+        o.on_progress(p);
+      };
+    return convert_as_is(ir::with_sizes(source, open, size), at_size, hooks);
+  };
   std::string why;
   try {
-    auto a = convert_as_is(ir::with_sizes(source, open, size_a), at_size, hooks);
-    auto b = convert_as_is(ir::with_sizes(source, open, size_b), at_size, hooks);
+    auto a = at(size_a);
+    auto b = at(size_b);
     if (a.report.original_invalid.empty()) {
       ir::model joined = ir::joined_over_sizes(source, a.model, b.model);
       result out{std::move(joined), std::move(a.report)};

@@ -3,8 +3,13 @@
 #ifndef RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
 #define RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
 
+#include <unistd.h>  // isatty: progress only on a terminal
+
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <functional>
+#include <iostream>
 #include <map>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/opset.hpp>
@@ -91,8 +96,45 @@ inline retarget::ir::model given_values(retarget::ir::model m, const convert_opt
   return m;
 }
 
+// What a conversion is doing, on one line of stderr rewritten in place (a few times a second),
+// only when stderr is a terminal; the line is cleared when the conversion ends. A pipe or a
+// file gets nothing.
+class progress_line {
+ public:
+  explicit progress_line(const fs::path& model) : model_(model.filename().string()) {}
+  progress_line(const progress_line&) = delete;
+  progress_line& operator=(const progress_line&) = delete;
+  ~progress_line() { clear(); }
+
+  // Clears the line, before the report is printed.
+  void clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+  std::function<void(const retarget::convert::progress&)> callback() {
+    if (!::isatty(2)) return {};
+    return [this](const retarget::convert::progress& p) { show(p); };
+  }
+
+ private:
+  void show(const retarget::convert::progress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    std::cerr << "\r\033[Kconvert " << model_ << ": "
+              << (p.size ? "at size " + std::to_string(p.size) + ", " : std::string()) << "pass "
+              << p.pass << ", node " << p.node << " of " << p.nodes << std::flush;
+  }
+
+  std::string model_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
 // The tool states the default of --max-passes in its help; it is the library's.
-static_assert(convert_options{}.max_passes.value == retarget::convert::options{}.max_passes);
+static_assert(convert_options{}.max_passes.value == retarget::convert::options::default_max_passes);
 
 template <class Managers>
 int convert(const convert_options& o, arguments& args, std::ostream& out) {
@@ -111,6 +153,8 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   retarget::convert::options options;
   options.approximations = approximations;
   options.max_passes = o.max_passes;
+  progress_line shown(path);
+  options.on_progress = shown.callback();
   if (!dry_run) check_writable(*output);
   auto model = retarget::ir::load(path);
   in_file(path, [&] { retarget::ir::check_structure(model); });
@@ -138,6 +182,7 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
             ")");
     auto [converted, report] =
         in_file(path, [&] { return retarget::convert::convert<B>(std::move(model), options); });
+    shown.clear();
     out << path.string() << ": " << to_string(report, o.explain.value);
     if (const auto refused = print_refusals<B>(converted, out, "  refused: "))
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")
