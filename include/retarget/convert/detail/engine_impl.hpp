@@ -446,6 +446,13 @@ class rebuilder final : public reader_count {
   std::vector<graph_state> graphs_;  // one per scope
 };
 
+// Whether a conversion changed the model: what earns the result its metadata.
+inline bool changed_anything(const report& r) {
+  return r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
+         !r.approximations.empty() || r.identities_bypassed || r.dead_nodes_removed ||
+         r.initializers_removed;
+}
+
 // The conversion itself, of a model's dims as they are.
 inline result convert_as_is(ir::model source, const options& o, const backend_hooks& hooks) {
   // Each weight is held once, by every pass and by the result: the source's bytes move into
@@ -489,9 +496,7 @@ inline result convert_as_is(ir::model source, const options& o, const backend_ho
     if (const auto name = approximation_of_node(made.node(i).doc_string()))
       ++r.approximations[std::string(*name)];
   ir::model out = std::move(current);
-  if (r.rules_fired() || !r.node_rewrites.empty() || !r.folded.empty() ||
-      !r.approximations.empty() || r.identities_bypassed || r.dead_nodes_removed ||
-      r.initializers_removed) {
+  if (changed_anything(r)) {
     out.set_metadata("retarget:backend", std::string(hooks.backend));
     out.set_metadata("retarget:convert", summary(r));
   }
@@ -535,6 +540,12 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
   std::string why;
   try {
     auto a = at(size_a);
+    // Nothing to change at a size: nothing to join either (the model as written).
+    if (!changed_anything(a.report)) {
+      result out = convert_as_is(std::move(source), o, hooks);
+      out.report.open_dims = dims + " kept open: at a size, nothing to change";
+      return out;
+    }
     auto b = at(size_b);
     if (a.report.original_invalid.empty()) {
       ir::model joined = ir::joined_over_sizes(source, a.model, b.model);
@@ -552,7 +563,7 @@ RETARGET_LAZY_DEF result convert_with(ir::model source, const options& o,
   }
   result out = convert_as_is(std::move(source), o, hooks);
   out.report.open_dims = dims + " left open as written (" + why + ")";
-  out.model.set_metadata("retarget:convert", summary(out.report));
+  if (changed_anything(out.report)) out.model.set_metadata("retarget:convert", summary(out.report));
   return out;
 }
 

@@ -84,7 +84,10 @@ inline retarget::ir::model given_values(retarget::ir::model m, const convert_opt
       out << path.string() << ": dim " << name << " given the size " << size << "\n";
   }
   for (const auto& item : o.fix.value) {
-    const auto [name, text] = name_and_value(item, "--fix", "FILE.pb|V1,V2,...");
+    // Not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto given = name_and_value(item, "--fix", "FILE.pb|V1,V2,...");
+    const std::string& name = given.first;
+    const std::string& text = given.second;
     m = in_file(path, [&] {
       const bool file = text.ends_with(".pb") || fs::is_regular_file(text);
       const auto value =
