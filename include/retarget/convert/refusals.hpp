@@ -128,10 +128,12 @@ std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
       return out;
     }
     // An engine meets open dims (a dynamic batch) at a size: the model is checked at a few,
-    // and what any refuses is listed once.
+    // and what any refuses is listed once. One copy whose weights the sized models share.
+    ir::model shared = m;
+    shared.share_weights();
     for (const auto size : ir::checked_sizes) {
       std::vector<refusal> at_size;
-      check(ir::with_sizes(m, open, size), at_size);
+      check(ir::with_sizes(shared, open, size), at_size);
       for (auto& r : at_size)
         if (std::none_of(out.begin(), out.end(), [&](const refusal& o) {
               return o.index == r.index && o.node == r.node && o.why == r.why;
