@@ -11,6 +11,7 @@
 // retarget is header-only as ever.
 #include <retarget/backend/compare.hpp>
 #include <retarget/backend/manager.hpp>
+#include <retarget/backend/pipeline.hpp>
 #include <retarget/backends/onnxruntime/manager.hpp>
 #include <retarget/backends/opencv_dnn/convert.hpp>
 #include <retarget/backends/opencv_dnn/manager.hpp>
@@ -35,6 +36,7 @@
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_parts.hpp>
 #include <retarget/ir/model_view.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/open_dims.hpp>

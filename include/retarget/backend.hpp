@@ -7,6 +7,7 @@
 #include <retarget/backend/compare.hpp>
 #include <retarget/backend/console.hpp>
 #include <retarget/backend/manager.hpp>
+#include <retarget/backend/pipeline.hpp>
 #include <retarget/backend/process.hpp>
 
 #endif  // RETARGET_BACKEND_HPP

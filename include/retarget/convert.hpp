@@ -10,6 +10,7 @@
 #include <retarget/convert/node.hpp>
 #include <retarget/convert/node_rewrite.hpp>
 #include <retarget/convert/opset.hpp>
+#include <retarget/convert/partition.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/convert/report.hpp>
 #include <retarget/convert/rule.hpp>

@@ -15,6 +15,7 @@
 #include <retarget/ir/inspect.hpp>
 #include <retarget/ir/model.hpp>
 #include <retarget/ir/model_file.hpp>
+#include <retarget/ir/model_parts.hpp>
 #include <retarget/ir/node_view.hpp>
 #include <retarget/ir/op_name.hpp>
 #include <retarget/ir/sample_inputs.hpp>

@@ -57,24 +57,25 @@ static_assert(
             cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
             cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
             cv::sum_of_three_in_pairs, cv::max_of_three_in_pairs, cv::min_of_three_in_pairs,
-            cv::add_constant_in_accepted_form, cv::sub_constant_in_accepted_form,
-            cv::mul_constant_in_accepted_form, cv::div_constant_in_accepted_form, cv::conv_in_2d,
-            cv::max_pool_in_2d, cv::average_pool_in_2d, cv::concat_on_batch_of_two,
-            cv::concat_on_batch_of_three, cv::max_with_constant_computed,
-            cv::min_with_constant_computed, cv::add_expanded_to_constant,
-            cv::sub_expanded_to_constant, cv::mul_expanded_to_constant,
-            cv::div_expanded_to_constant, cv::add_apart_from_convolution,
-            cv::sub_apart_from_convolution, cv::mul_apart_from_convolution,
-            cv::div_apart_from_convolution, cv::divisor_copied, cv::batch_norm_apart_from_eltwise,
-            cv::prelu_apart_from_eltwise, cv::add_apart_from_power, cv::sub_apart_from_power,
-            cv::mul_apart_from_power, cv::div_apart_from_power, cv::neg_apart_from_power,
-            cv::batch_norm_apart_from_power, cv::concat_input_apart, cv::flatten_at_rank_as_reshape,
-            cv::conv_kernel_from_weight, cv::conv_transpose_kernel_from_weight,
-            cv::global_average_pool_in_4d, cv::global_max_pool_in_4d, cv::squeeze_as_reshape,
-            cv::unsqueeze_as_reshape, cv::softmax_1d_as_row, cv::log_softmax_1d_as_row,
-            cv::sum_of_two_as_add, cv::sum_as_adds, cv::slice_axis_by_axis,
-            cv::constant_first_matmul, cv::gemm_scales_folded, cv::cumsum_on_last_axis,
-            cv::gather_from_front, cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
+            cv::mul_on_axis_0_lifted, cv::div_on_axis_0_lifted, cv::add_constant_in_accepted_form,
+            cv::sub_constant_in_accepted_form, cv::mul_constant_in_accepted_form,
+            cv::div_constant_in_accepted_form, cv::conv_in_2d, cv::max_pool_in_2d,
+            cv::average_pool_in_2d, cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
+            cv::max_with_constant_computed, cv::min_with_constant_computed,
+            cv::add_expanded_to_constant, cv::sub_expanded_to_constant,
+            cv::mul_expanded_to_constant, cv::div_expanded_to_constant,
+            cv::add_apart_from_convolution, cv::sub_apart_from_convolution,
+            cv::mul_apart_from_convolution, cv::div_apart_from_convolution, cv::divisor_copied,
+            cv::batch_norm_apart_from_eltwise, cv::prelu_apart_from_eltwise,
+            cv::add_apart_from_power, cv::sub_apart_from_power, cv::mul_apart_from_power,
+            cv::div_apart_from_power, cv::neg_apart_from_power, cv::batch_norm_apart_from_power,
+            cv::concat_input_apart, cv::flatten_at_rank_as_reshape, cv::conv_kernel_from_weight,
+            cv::conv_transpose_kernel_from_weight, cv::global_average_pool_in_4d,
+            cv::global_max_pool_in_4d, cv::squeeze_as_reshape, cv::unsqueeze_as_reshape,
+            cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_of_two_as_add,
+            cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
+            cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
+            cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
             cv::resize_to_one_sliced, cv::edge_pad_in_steps, cv::softmax_axis_written_out,
             cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
             cv::average_pool_same_upper_written, cv::average_pool_padded_first,
@@ -126,8 +127,22 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"no_mean", [] { return test_model("node/test_mean_example"); }},
       {"computed_broadcast_across_ranks", [] { return test_model("node/test_greater_bcast"); }},
       {"computed_broadcast", [] { return found_by_seed("9309"); }},
+      {"comparison_broadcasts_constant",
+       [] {
+         // A detector's scores above a threshold.
+         rx::graph g(13);
+         auto scores = g.input("scores", rx::dtype::f32, {480});
+         return finish(g, g.op("Greater", g.op("Relu", scores), f32(g, {0.3f}, {})));
+       }},
       {"constant_along_axis_0",
-       [] { return test_model("pytorch-converted/test_PoissonNLLLLoss_no_reduce"); }},
+       [] {
+         // An image [C, H, W] normalized by a [C, 1, 1] deviation, as torchvision's detection
+         // transform does (pytorch-converted/test_PoissonNLLLLoss_no_reduce, at opset 6, stays
+         // refused: its Constants cannot hold the int64 dims the fix needs).
+         rx::graph g(13);
+         auto image = g.input("image", rx::dtype::f32, {3, 4, 5});
+         return finish(g, g.op("Div", g.op("Relu", image), f32(g, {0.5f, 0.25f, 2.f}, {3, 1, 1})));
+       }},
       {"instance_norm_batch",
        [] { return test_model("pytorch-operator/test_operator_symbolic_override"); }},
       {"flatten_at_rank", [] { return found_by_seed("7098"); }},

@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <retarget/backend/manager.hpp>
+#include <retarget/backend/pipeline.hpp>
 #include <retarget/core/config.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/ir/exposed_values.hpp>
@@ -46,7 +47,8 @@ struct tolerance {
   double rtol = 1e-3;
 };
 
-// One engine on one model file.
+// One engine on one model file, or a pipeline (`engine` then names its parts' engines:
+// "opencv_dnn+onnxruntime").
 struct run_target {
   std::string engine;
   std::filesystem::path model;
@@ -84,11 +86,14 @@ struct comparison {
   }
 };
 
-// Runs the model on the engine named `engine` of Managers; its files go to `scratch`.
+// Runs the model on the engine named `engine` of Managers, or a pipeline file (.json) on the
+// engines its parts name; the engines' files go to `scratch`.
 // retarget::error when the engine is unknown, not available here, or fails.
 template <class Managers>
 tensor_map run_model(const run_target& target, const tensor_map& inputs,
                      const std::filesystem::path& scratch) {
+  if (is_pipeline_file(target.model))  // its parts name their own engines
+    return run_pipeline<Managers>(read_pipeline(target.model), target.model, inputs, scratch);
   return Managers::visit(target.engine, [&](auto manager) {
     using M = decltype(manager);
     typename M::param param;

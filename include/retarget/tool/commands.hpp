@@ -73,7 +73,11 @@ struct convert_options {
       "reported at once, before anything is converted (exit status 1, nothing written).\n\n"
       "A dynamic batch stays dynamic: the model is converted at two sizes and the results\n"
       "joined. --dim n=1 makes it static instead; --fix NAME=... makes an input a constant\n"
-      "(a scale factor given as an input, say), so that what depends on it folds.\n";
+      "(a scale factor given as an input, say), so that what depends on it folds.\n\n"
+      "With --partition, a model the engine cannot run whole is cut ahead of every node it\n"
+      "refuses (or, with --partition-at, after the values named): OUT.onnx, the converted\n"
+      "head, runs on the backend; OUT.rest.onnx on onnxruntime; OUT.pipeline.json runs the\n"
+      "two as one model (retarget run, retarget compare). The three are written together.\n";
   option<std::optional<std::string>, "NAME", "a backend `retarget backends` lists"> backend;
   bounded<option<std::optional<int>, "N", "the opset of the default domain to convert to">,
           retarget::ir::min_opset, retarget::ir::max_opset>
@@ -92,9 +96,18 @@ struct convert_options {
          "give the open dim NAME (its name, or INPUT:AXIS) the size N before converting; once "
          "per dim">
       dim;
+  switch_option<
+      "cut the model ahead of the nodes the backend's engine refuses; the rest runs on "
+      "onnxruntime">
+      partition;
+  option<std::vector<std::string>, "VALUE",
+         "cut after this value instead: the backend runs what computes the values named, "
+         "onnxruntime the rest; once per value">
+      partition_at;
 };
 BOOST_DESCRIBE_STRUCT(convert_options, (),
-                      (backend, opset, output, explain, dry_run, approximate, max_passes, fix, dim))
+                      (backend, opset, output, explain, dry_run, approximate, max_passes, fix, dim,
+                       partition, partition_at))
 
 struct compare_options {
   static constexpr std::string_view name = "compare";
@@ -107,7 +120,9 @@ struct compare_options {
       "reference: the first engine on the model, or with --against, the first engine on\n"
       "OTHER.onnx (the original of a converted model, say). Prints each output's largest\n"
       "absolute and relative error and where the largest is. Exit status 1 when an output is\n"
-      "outside the tolerance (NaN and Inf never pass) or an engine cannot run the model.\n";
+      "outside the tolerance (NaN and Inf never pass) or an engine cannot run the model.\n\n"
+      "MODEL may be a pipeline file (retarget convert --partition writes one): its parts run on\n"
+      "their engines, against --against OTHER.onnx on the one engine --backends names.\n";
   required<option<std::string, "A,B,...",
                   "the engines (as `retarget backends` names them); the first one runs the "
                   "reference">>
@@ -180,13 +195,18 @@ struct run_options {
   static constexpr std::string_view summary =
       "inference through a backend; prints each output's shape and statistics";
   static constexpr std::string_view usage =
-      "retarget run MODEL.onnx --backend NAME --input NAME=FILE.pb ... [options]";
+      "retarget run MODEL.onnx --backend NAME --input NAME=FILE.pb ... [options]\n"
+      "       retarget run PIPELINE.json --input NAME=FILE.pb ... [--output-dir DIR]";
   static constexpr std::string_view about =
       "Converts the model for the backend in a scratch folder, runs it on the inputs (ONNX\n"
       "TensorProto files) through the backend's wrapper, and prints each output's name, dtype,\n"
       "shape, min, max, mean and standard deviation. The backend's param is taken as options\n"
-      "too (see retarget backend NAME convert --help).\n";
-  required<option<std::string, "NAME", "a backend `retarget backends` lists">> backend;
+      "too (see retarget backend NAME convert --help).\n\n"
+      "A pipeline file (retarget convert --partition writes one) runs its parts in order, each\n"
+      "on the engine it names.\n";
+  option<std::optional<std::string>, "NAME",
+         "a backend `retarget backends` lists (a pipeline names its own)">
+      backend;
   option<std::vector<std::string>, "NAME=FILE", "an input as a TensorProto file; once per input">
       input;
   option<std::optional<std::string>, "DIR", "also write each output there as NAME.pb"> output_dir;

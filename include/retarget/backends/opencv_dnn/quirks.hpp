@@ -614,6 +614,28 @@ struct eltwise_below_2d
   }
 };
 
+// A comparison of a computed tensor with a stored constant it broadcasts: of fewer dims, or
+// of other dims at 1-D, fails when the net runs (torchvision's detection post-processing: a
+// [480] score Greater than a scalar threshold). Probed on OpenCV 4.6: [480] against [] and [1],
+// [2, 480] against [] fail; [480] against [480] and [1, 480] against [1, 1] run.
+struct comparison_broadcasts_constant : rc::quirk<"comparison_broadcasts_constant"> {
+  static constexpr std::string_view ops[] = {"Greater", "Less", "Equal"};
+  static constexpr std::string_view summary =
+      "Greater, Less and Equal of a computed tensor and a stored constant of fewer dims, or of "
+      "other dims at 1-D, fail when the net runs";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 fails at run time comparing with a constant of fewer dims, or broadcast at 1-D";
+  static bool found(const site& s) {
+    if (!op_in(s.op(), ops) || s.node.input_count() != 2) return false;
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto x = s.model.static_shape(s.input(k)), c = s.model.static_shape(s.input(1 - k));
+      if (s.model.constant(s.input(k)) || !s.model.constant(s.input(1 - k)) || !x || !c) continue;
+      if (c->size() < x->size() || (x->size() == 1 && *c != *x)) return true;
+    }
+    return false;
+  }
+};
+
 // Two computed inputs of different ranks (node/test_add_bcast: [3, 4, 5] + [5]) fail when the
 // net runs; OpenCV broadcasts a constant, not a computed tensor, across ranks.
 struct computed_broadcast_across_ranks : rc::quirk<"computed_broadcast_across_ranks"> {
@@ -702,7 +724,8 @@ struct three_inputs_broadcast
 // (pytorch-converted/test_PoissonNLLLLoss_no_reduce: [10, 10] times a [10, 10] constant).
 // (Add and Sub of such a constant are constant_broadcast's, which writes it in a form OpenCV
 // takes.)
-struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
+struct constant_along_axis_0
+    : rc::quirk<"constant_along_axis_0", rc::by_rule<mul_on_axis_0_lifted, div_on_axis_0_lifted>> {
   static constexpr std::string_view summary =
       "a product or quotient of a computed tensor and a constant that varies along axis 0 fails "
       "when the net runs (pytorch-converted/test_PoissonNLLLLoss_no_reduce)";
@@ -715,6 +738,17 @@ struct constant_along_axis_0 : rc::quirk<"constant_along_axis_0"> {
       const auto x = m.static_shape(s.input(k)), c = m.static_shape(s.input(1 - k));
       if (m.constant(s.input(k)) || !m.constant(s.input(1 - k)) || !x || !c) continue;
       if (x->size() >= 2 && c->size() == x->size() && (*c)[0] > 1) return true;
+    }
+    return false;
+  }
+  static constexpr std::string_view remedy =
+      "convert computes it with a leading axis of 1 on both (up to 4-D, from opset 9 on; a "
+      "constant divided by the tensor stays)";
+  static bool fixable(const site& s) {
+    if (s.model.opset() < 9) return false;
+    for (std::size_t k = 0; k < (s.op() == "Mul" ? 2u : 1u); ++k) {
+      const auto x = s.model.static_shape(s.input(k));
+      if (s.model.constant(s.input(1 - k)) && x && x->size() <= 4) return true;
     }
     return false;
   }
@@ -2029,6 +2063,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::parameter_computed,
           retarget::backends::opencv_dnn_convert::quirks::eltwise_below_2d,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
+          retarget::backends::opencv_dnn_convert::quirks::comparison_broadcasts_constant,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::three_inputs_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,

@@ -231,6 +231,51 @@ struct single_element_divisor : rc::rule<"single_element_divisor"> {
   }
 };
 
+// A computed tensor times (or divided by) a constant that varies along axis 0, of its rank (an
+// image [3, H, W] normalized by a [3, 1, 1] mean, as torchvision's detection transform does):
+// OpenCV scales from axis 1 on. With a leading axis of 1 on both, axis 0 is axis 1, where
+// OpenCV scales; the output loses the axis again.
+template <fixed_string Op, fixed_string Name>
+struct constant_on_axis_0_lifted : rc::rule<Name> {
+  static constexpr auto pattern = [] {
+    if constexpr (Op.view() == "Mul")
+      return rc::commutative(rc::op<Op>("x"_v, "c"_c));
+    else
+      return rc::op<Op>("x"_v, "c"_c);
+  }();
+  static rc::verdict condition(const auto& m) {
+    const auto& x = m["x"_v];
+    if (m.graph().constant_data(x)) return rc::reject("both inputs are constants");
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape || shape->size() < 2 || shape->size() > 4)
+      return rc::reject("the input is not a static tensor of 2 to 4 dims");
+    const auto c = ir::tensor_view(m.graph().constant_data(m["c"_c])).dims();
+    if (c.size() != shape->size() || c[0] == 1)
+      return rc::reject("the constant does not vary along axis 0 of the input's rank");
+    if (!expansion::joined(*shape, c)) return rc::reject("the two do not broadcast");
+    if (m.graph().opset() < 9) return rc::reject("before opset 9 a Constant holds no int64 dims");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const ir::tensor_view c = g.constant_data(m["c"_c]);
+    const auto x = *m["x"_v].static_shape();
+    const auto out = *expansion::joined(x, c.dims());
+    const auto lifted = [](std::vector<std::int64_t> d) {
+      d.insert(d.begin(), 1);
+      return d;
+    };
+    const auto dims = [&](const std::vector<std::int64_t>& v) { return ir::ints_constant(g, v); };
+    const auto x4 = g.op("Reshape", m["x"_v], dims(lifted(x)));
+    const auto c4 = g.constant(c.reshaped(lifted(c.dims())));
+    if constexpr (Op.view() == "Mul")
+      return g.op("Reshape", g.op("Mul", x4, c4), dims(out));
+    else
+      return g.op("Reshape", g.op("Div", x4, c4), dims(out));
+  }
+};
+using mul_on_axis_0_lifted = constant_on_axis_0_lifted<"Mul", "mul_on_axis_0_lifted">;
+using div_on_axis_0_lifted = constant_on_axis_0_lifted<"Div", "div_on_axis_0_lifted">;
+
 // A 4-D tensor times a constant vector along its last axis (LayerNorm2d's weight, with the
 // channels last): OpenCV scales axis 1 instead. With the channels moved to axis 1 and the
 // vector as [C, 1, 1], it scales the right axis; the transposes move them back.

@@ -134,11 +134,23 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
         "retarget: compare needs two engines (--backends onnxruntime,opencv_dnn) or a reference "
         "model (--against OTHER.onnx)");
   for (const auto& e : engines) Managers::visit(e, [](auto) {});  // unknown names, at once
+  // A pipeline (retarget convert --partition) runs on its parts' engines, against the
+  // original on the one engine named.
+  const bool pipeline = rb::is_pipeline_file(model_path);
+  if (pipeline && (!against || engines.size() != 1))
+    throw usage_error("retarget: compare " + model_path.string() +
+                      ": a pipeline is compared with its original: --against ORIGINAL.onnx "
+                      "--backends ENGINE (the engine that runs the original)");
+  const auto p = pipeline ? std::optional(rb::read_pipeline(model_path)) : std::nullopt;
+  if (p)
+    for (const auto& part : p->parts) Managers::visit(part.engine, [](auto) {});
 
-  const auto model = open_model(model_path, false);  // the engine reads the weights
-  const auto reference_model = against ? std::optional(open_model(*against, false)) : std::nullopt;
-  const auto feeds =
-      compare_inputs(o, model, model_path, reference_model ? &*reference_model : nullptr);
+  // A pipeline takes the inputs of its original.
+  const auto model = open_model(pipeline ? fs::path(*against) : model_path, false);
+  const auto reference_model =
+      against && !pipeline ? std::optional(open_model(*against, false)) : std::nullopt;
+  const auto feeds = compare_inputs(o, model, pipeline ? fs::path(*against) : model_path,
+                                    reference_model ? &*reference_model : nullptr);
   std::string described;
   for (const auto& [name, t] : feeds)
     described += (described.empty() ? "" : ", ") + name + " " + std::string(to_string(t.type())) +
@@ -146,8 +158,11 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
 
   const rb::run_target reference{engines.front(), against ? fs::path(*against) : model_path};
   std::vector<rb::run_target> candidates;
-  for (std::size_t i = against ? 0 : 1; i < engines.size(); ++i)
-    candidates.push_back({engines[i], model_path});
+  if (p)
+    candidates.push_back({rb::engines_of(*p), model_path});
+  else
+    for (std::size_t i = against ? 0 : 1; i < engines.size(); ++i)
+      candidates.push_back({engines[i], model_path});
 
   out << "reference: " << reference.label() << "\ninputs: " << described
       << (o.input.value.size() == ir::inputs_of(model).size()
@@ -177,7 +192,8 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
   }
   out << passed << " of " << result.candidates.size() << " engines agree with the reference (atol "
       << scientific(tol.atol) << ", rtol " << scientific(tol.rtol) << ")\n";
-  if (o.bisect)
+  if (o.bisect && pipeline) out << "--bisect does not look inside a pipeline's parts\n";
+  if (o.bisect && !pipeline)
     for (const auto& c : result.candidates) {
       if (c.passes() || !c.failure.empty()) continue;
       print_bisection(rb::bisect<Managers>(reference, c.target, feeds, tol), out);

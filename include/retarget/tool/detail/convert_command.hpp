@@ -11,11 +11,16 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <retarget/backend/pipeline.hpp>
+#include <retarget/backends/onnxruntime/backend.hpp>
 #include <retarget/convert/convert.hpp>
 #include <retarget/convert/opset.hpp>
+#include <retarget/convert/partition.hpp>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/ir/fixed_inputs.hpp>
 #include <retarget/ir/inspect.hpp>
+#include <retarget/ir/model_parts.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <retarget/ir/open_dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/tool/detail/common.hpp>
@@ -99,6 +104,71 @@ inline retarget::ir::model given_values(retarget::ir::model m, const convert_opt
   return m;
 }
 
+// The model cut ahead of what B refuses (convert/partition.hpp); a backend with no table of
+// refusals is stopped before it gets here.
+template <class B>
+retarget::convert::partition partition_for(const retarget::ir::model& m) {
+  if constexpr (retarget::convert::knows_refusals<B>)
+    return retarget::convert::partition_for<B>(m);
+  else
+    return {};
+}
+
+// The files of a partition written for -o OUT.onnx: OUT.onnx (the engine's part),
+// OUT.rest.onnx and OUT.pipeline.json.
+struct partition_files {
+  fs::path head, tail, pipeline;
+
+  explicit partition_files(const fs::path& output) : head(output) {
+    auto stem = output;
+    if (stem.extension() == ".onnx") stem.replace_extension();
+    tail = stem.string() + ".rest.onnx";
+    pipeline = stem.string() + ".pipeline.json";
+  }
+};
+
+// The rest of a partitioned model runs where every ONNX op does.
+inline const std::string rest_engine(retarget::backends::onnxruntime::name);
+
+// The two parts and the pipeline file, written together: each is made in a staging folder
+// beside them, and moved into place only when all three are whole.
+inline void write_partition(retarget::ir::model_parts& parts, std::string_view engine,
+                            const std::vector<std::string>& outputs, const fs::path& output,
+                            std::ostream& out) {
+  const partition_files files(output);
+  const auto folder = files.head.parent_path().empty() ? fs::path(".") : files.head.parent_path();
+  retarget::backend::scratch_folder staging(folder, "retarget-partition");
+  retarget::ir::save(parts.head, staging.path() / files.head.filename());
+  retarget::ir::save(parts.tail, staging.path() / files.tail.filename());
+  retarget::backend::write_pipeline({{{files.head.filename().string(), std::string(engine)},
+                                      {files.tail.filename().string(), rest_engine}},
+                                     outputs},
+                                    staging.path() / files.pipeline.filename());
+  std::vector<fs::path> made;
+  for (const auto& e : fs::directory_iterator(staging.path())) made.push_back(e.path());
+  std::sort(made.begin(), made.end());
+  for (const auto& f : made) fs::rename(f, folder / f.filename());
+  for (const auto& f : {files.head, files.tail, files.pipeline})
+    out << "wrote " << f.string() << " (" << retarget::ir::human_bytes(fs::file_size(f)) << ")\n";
+}
+
+// "ssd.onnx: 212 nodes, on opencv_dnn; gives the rest 6 values: a, b, ..."
+inline void print_parts(const retarget::ir::model_parts& parts, std::string_view engine,
+                        const fs::path& output, std::ostream& out) {
+  const partition_files files(output);
+  const auto names = [](const std::vector<std::string>& v) {
+    std::string text;
+    for (std::size_t i = 0; i < v.size() && i < 8; ++i) text += (i ? ", " : "") + v[i];
+    return v.size() > 8 ? text + ", ... (" + std::to_string(v.size()) + " in all)" : text;
+  };
+  out << "  " << files.head.filename().string() << ": " << parts.head.node_count() << " nodes, on "
+      << engine << "; it gives the rest " << parts.boundary.size()
+      << (parts.boundary.size() == 1 ? " value: " : " values: ") << names(parts.boundary) << "\n  "
+      << files.tail.filename().string() << ": " << parts.tail.node_count() << " nodes, on "
+      << rest_engine << "; it gives " << names(parts.tail.output_names()) << "\n  "
+      << files.pipeline.filename().string() << " runs them as one model\n";
+}
+
 // What a conversion is doing, on one line of stderr rewritten in place (a few times a second),
 // only when stderr is a terminal; the line is cleared when the conversion ends. A pipe or a
 // file gets nothing.
@@ -151,6 +221,9 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   if (!output && !dry_run) throw usage_error("retarget: convert needs -o OUT.onnx (or --dry-run)");
   if (!backend_arg && !approximations.empty())
     throw usage_error("retarget: convert --approximate needs --backend NAME");
+  const bool partition = o.partition || !o.partition_at.value.empty();
+  if (partition && !backend_arg)
+    throw usage_error("retarget: convert --partition needs --backend NAME");
   const int opset = o.opset.value.value_or(0);  // 0: none asked
 
   retarget::convert::options options;
@@ -159,6 +232,11 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   progress_line shown(path);
   options.on_progress = shown.callback();
   if (!dry_run) check_writable(*output);
+  if (!dry_run && partition) {
+    const partition_files files(*output);
+    check_writable(files.tail);
+    check_writable(files.pipeline);
+  }
   auto model = retarget::ir::load(path);
   in_file(path, [&] { retarget::ir::check_structure(model); });
   model = given_values(std::move(model), o, path, out);
@@ -183,18 +261,58 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
                  ? std::string("it has none")
                  : "closest: " + retarget::join_names(retarget::closest_names(a, offered))) +
             ")");
+    const auto outputs = model.output_names();
+    // --partition-at: the model is cut first, at the user's values; the head alone converted.
+    std::optional<retarget::ir::model_parts> parts;
+    if (!o.partition_at.value.empty()) {
+      parts = in_file(path, [&] {
+        const retarget::ir::model_view view(model);
+        return retarget::ir::split(model, view,
+                                   retarget::ir::nodes_computing(view, o.partition_at.value));
+      });
+      model = std::move(parts->head);
+    }
     auto [converted, report] =
         in_file(path, [&] { return retarget::convert::convert<B>(std::move(model), options); });
     shown.clear();
     out << path.string() << ": " << to_string(report, o.explain.value);
-    if (const auto refused = print_refusals<B>(converted, out, "  refused: "))
+    if constexpr (!retarget::convert::knows_refusals<B>) {
+      if (o.partition && !parts)
+        throw usage_error("retarget: convert --partition: " + std::string(B::name) +
+                          " declares no table of what its engine refuses; name the values to "
+                          "cut after with --partition-at VALUE");
+    }
+    if (o.partition && !parts) {
+      auto cut = in_file(path, [&] { return partition_for<B>(converted); });
+      if (cut.needed()) {
+        const auto refused = cut.cut_at.size() + cut.behind.size();
+        out << "partition: " << B::name << " refuses " << refused
+            << (refused == 1 ? " node" : " nodes") << "; the model is cut ahead of the first "
+            << cut.cut_at.size() << ", with all they lead to:\n";
+        for (const auto& r : cut.cut_at)
+          out << "  cut at " << retarget::convert::where(r) << ": " << r.why << "\n";
+        for (const auto& r : cut.left)
+          out << "  refused still: " << retarget::convert::where(r) << ": " << r.why << "\n";
+        parts = std::move(cut.parts);
+      } else {
+        out << "partition: " << B::name << " refuses no node: the whole model runs on it\n";
+      }
+    } else if (const auto refused = print_refusals<B>(converted, out, "  refused: ")) {
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")
-          << " of the result\n";
+          << " of the " << (parts ? "part it runs" : "result") << "\n";
+    }
+    if (parts) {
+      if (!o.partition_at.value.empty()) parts->head = std::move(converted);
+      print_parts(*parts, B::name, output.value_or(path.string()), out);
+    }
     if (dry_run) {
       out << "dry run: nothing written\n";
       return 0;
     }
-    write(converted, *output, out);
+    if (parts)
+      write_partition(*parts, B::name, outputs, *output, out);
+    else
+      write(converted, *output, out);
     return 0;
   });
 }
