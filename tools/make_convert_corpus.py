@@ -34,6 +34,7 @@ Run with Debian's python (torch 1.13, torchvision 0.14, onnx 1.12):
   /usr/bin/python3 tools/make_convert_corpus.py --full DIR [MODEL ...]
 """
 import collections
+import functools
 import os
 import re
 import sys
@@ -162,6 +163,42 @@ def tiny_mobilenet_v2():
     return m
 
 
+class TinyDetectorBackbone(nn.Module):
+    """Two feature maps of a few strided 3x3 convolutions with BatchNorm and Hardswish (as
+    SSDlite's MobileNetV3 gives them): 16 channels at 1/8 of the input, 24 at 1/16."""
+
+    def __init__(self):
+        super().__init__()
+        norm = functools.partial(nn.BatchNorm2d, eps=0.001, momentum=0.03)
+
+        def block(i, o):
+            return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), norm(o), nn.Hardswish())
+        self.stage1 = nn.Sequential(block(3, 8), block(8, 16), block(16, 16))
+        self.stage2 = block(16, 24)
+
+    def forward(self, x):
+        a = self.stage1(x)
+        return collections.OrderedDict([("0", a), ("1", self.stage2(a))])
+
+
+def tiny_ssdlite():
+    """torchvision's SSD with SSDlite's head (depthwise separable predictors) over a tiny
+    backbone, for 64 x 64 images and 5 classes: the same post-processing as
+    ssdlite320_mobilenet_v3_large (box decoding, score threshold, per-class top-k, batched
+    NMS), which OpenCV 4.6 cannot compute; its outputs are boxes, scores and labels."""
+    from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
+    from torchvision.models.detection.ssd import SSD
+    from torchvision.models.detection.ssdlite import SSDLiteHead
+    anchors = DefaultBoxGenerator([[2, 3], [2, 3]], min_ratio=0.2, max_ratio=0.95)
+    head = SSDLiteHead([16, 24], anchors.num_anchors_per_location(), 5,
+                       functools.partial(nn.BatchNorm2d, eps=0.001, momentum=0.03))
+    model = SSD(TinyDetectorBackbone(), anchors, (64, 64), 5, head=head, score_thresh=0.001,
+                nms_thresh=0.55, detections_per_img=50, topk_candidates=50,
+                image_mean=[0.5] * 3, image_std=[0.5] * 3)
+    model.output_names = ["boxes", "scores", "labels"]
+    return model
+
+
 # name: (constructor, input shape)
 MODELS = {
     "resnet18": (lambda: TinyResNet(), (1, 3, 32, 32)),
@@ -181,6 +218,8 @@ MODELS = {
     # video: [N, C, T, H, W]
     "r3d_18": (lambda: TinyVideoResNet(V.Conv3DSimple), (1, 3, 8, 32, 32)),
     "r2plus1d_18": (lambda: TinyVideoResNet(V.Conv2Plus1D, stem_mid=6), (1, 3, 8, 32, 32)),
+    # a detector: OpenCV runs its network, ONNX Runtime its post-processing (a partition)
+    "ssdlite": (tiny_ssdlite, (1, 3, 64, 64)),
 }
 
 class DetectorHead(nn.Module):
@@ -238,8 +277,8 @@ def flatten_outputs(y):
     """The model's outputs as a list of tensors (detection models give a list of dicts)."""
     if isinstance(y, torch.Tensor):
         return [y]
-    if isinstance(y, dict):
-        return [t for k in sorted(y) for t in flatten_outputs(y[k])]
+    if isinstance(y, dict):  # in the dict's order, which is the export's
+        return [t for k in y for t in flatten_outputs(y[k])]
     return [t for e in y for t in flatten_outputs(e)]
 
 
@@ -254,7 +293,7 @@ def describe(path):
 def export_model(name, make, shape, out, opsets=OPSETS):
     lines = []
     torch.manual_seed(SEED)
-    x = torch.rand(*shape) if name == "srcnn" else torch.randn(*shape)
+    x = torch.rand(*shape) if name in ("srcnn", "ssdlite") else torch.randn(*shape)
     save_tensor(x.numpy(), "input", os.path.join(out, f"{name}_input.pb"))
     if name not in STATIC_ONLY:
         torch.manual_seed(SEED + 3)

@@ -1,0 +1,1 @@
+2BscoresJÈ¼¦T>f¦T>E¦T>º¥T>j¤T>b£T>Š¡T>˜ýS>íüS>ëûS>ÈúS>ŒúS>ó÷S>!÷S>ÐõS>ÃBS>©AS>šAS>N@S>²>S>>S>;S>ªQ>‘Q>ƒQ>Š‹Q>¬ŠQ>TŠQ>ß‰Q>¯‰Q>€‰Q>t‰Q>=‰Q>‰Q>¯ˆQ>@‡Q>o†Q>_…Q>…Q>G„Q>„Q>¨ƒQ>•ƒQ>jƒQ>NƒQ>5ƒQ>5ƒQ>.ƒQ>-ƒQ>ƒQ>
