@@ -36,9 +36,12 @@ struct srcnn : retarget::rewritable_module<srcnn, "SRCNN"> {
       c->bias->load(weights / (c->bias->name() + ".pb"));
     }
   }
+  // The features before the last convolution are marked: a deploy config's partition_config
+  // can end the backend's part there (configs/super-resolution/*_partition.json).
   template <class B>
   retarget::trace::tensor<B> forward(const retarget::trace::tensor<B>& x) const {
-    return conv3(relu(conv2(relu(conv1(img_upsampler(x))))));
+    const auto features = relu(conv2(relu(conv1(img_upsampler(x)))));
+    return conv3(retarget::trace::mark(features, "features"));
   }
 };
 

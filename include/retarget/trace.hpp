@@ -6,6 +6,7 @@
 #include <retarget/nn.hpp>
 #include <retarget/ops.hpp>
 #include <retarget/trace/export.hpp>
+#include <retarget/trace/mark.hpp>
 #include <retarget/trace/op_function.hpp>
 #include <retarget/trace/operators.hpp>
 #include <retarget/trace/session.hpp>

@@ -29,6 +29,7 @@
 // Its sections are read once, in retarget::compiled.
 RETARGET_OPTIONS_READ_ONCE(retarget::config::onnx_config);
 RETARGET_OPTIONS_READ_ONCE(retarget::config::codebase_config);
+RETARGET_OPTIONS_READ_ONCE(retarget::config::partition_config);
 
 namespace retarget::config {
 
@@ -38,7 +39,8 @@ struct deploy_config {
   config_document document;
   config::onnx_config onnx;
   config::codebase_config codebase;
-  std::string backend;  // backend_config.type
+  std::optional<config::partition_config> partition;  // absent: the backend runs it whole
+  std::string backend;                                // backend_config.type
 
   const boost::json::object& backend_json() const {
     return document.json().at("backend_config").get_object();
@@ -62,7 +64,7 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
   out.document = load_config(file);
   const auto& json = out.document.json();
   static constexpr std::string_view sections[] = {"onnx_config", "codebase_config",
-                                                  "backend_config"};
+                                                  "backend_config", "partition_config"};
   for (const auto& [key, value] : json)
     if (std::find(std::begin(sections), std::end(sections), key) == std::end(sections))
       out.document.fail(
@@ -71,6 +73,18 @@ inline deploy_config load_deploy_config(const std::filesystem::path& file) {
                    ")");
   out.onnx = out.document.section<onnx_config>("onnx_config");
   out.codebase = out.document.section<codebase_config>("codebase_config");
+  if (json.contains("partition_config")) {
+    out.partition = out.document.section<partition_config>("partition_config");
+    const auto& parts = *out.partition->partition_cfg;
+    if (parts.size() != 1)
+      out.document.fail("partition_config.partition_cfg",
+                        "lists " + std::to_string(parts.size()) +
+                            " parts: one is run by the backend, the rest of the model is the "
+                            "other");
+    if (parts.front().end->empty())
+      out.document.fail("partition_config.partition_cfg[0].end",
+                        "is empty: name the marks the backend's part ends at");
+  }
 
   const auto& onnx = out.onnx;
   if (*onnx.type != "onnx")

@@ -73,6 +73,7 @@ inline export_options export_options_for(const deploy_config& cfg) {
     if (std::find(out.output_names.begin(), out.output_names.end(), name) != out.output_names.end())
       out.output_dynamic_axes.emplace(name, axes);
   out.initializers_as_inputs = *cfg.onnx.keep_initializers_as_inputs;
+  out.apply_marks = cfg.partition && *cfg.partition->apply_marks;
   out.refuse = [document = cfg.document](const std::string& path, const std::string& problem) {
     const std::string option = "output_dynamic_axes.";
     document.fail(path.rfind(option, 0) == 0

@@ -1,5 +1,6 @@
 // The sections of a deploy config that retarget types itself, spelled as MMDeploy's:
-// onnx_config (how the model is exported) and codebase_config (what the model is).
+// onnx_config (how the model is exported), codebase_config (what the model is) and
+// partition_config (where it is cut, when the backend runs a part of it).
 // backend_config is typed by its backend's manager.
 #ifndef RETARGET_CONFIG_SECTIONS_HPP
 #define RETARGET_CONFIG_SECTIONS_HPP
@@ -45,6 +46,28 @@ struct codebase_config {
   options::field<std::string, "The model's task, e.g. SuperResolution."> task;
 };
 BOOST_DESCRIBE_STRUCT(codebase_config, (), (type, task))
+
+// The part of the model the backend runs, spelled as an entry of MMDeploy's partition_cfg.
+struct partition_part {
+  options::field<std::string, "File name of the part the backend runs, in the work dir."> save_file{
+      "partition0.onnx"};
+  options::field<std::vector<std::string>,
+                 "Where the part ends: the marks (or value names) it computes and the rest reads.">
+      end;
+};
+BOOST_DESCRIBE_STRUCT(partition_part, (), (save_file, end))
+
+// How the exported model is cut, spelled as MMDeploy's partition_config (its `type`, a
+// preset of MMDeploy's codebases, is ignored): the backend runs the first part, ONNX Runtime
+// the rest of the model.
+struct partition_config {
+  options::field<bool, "Export each trace::mark as a named value, for `end` to name."> apply_marks{
+      true};
+  options::field<std::vector<partition_part>,
+                 "The parts: one, the part the backend runs; the rest of the model is the other.">
+      partition_cfg;
+};
+BOOST_DESCRIBE_STRUCT(partition_config, (), (apply_marks, partition_cfg))
 
 }  // namespace retarget::config
 

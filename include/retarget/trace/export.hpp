@@ -45,6 +45,9 @@ struct export_options {
   std::map<std::string, std::map<std::int64_t, std::string>> output_dynamic_axes = {};
   // Also lists the weights as graph inputs, for engines that want them.
   bool initializers_as_inputs = false;
+  // trace::mark names the values it is given (a boundary a partition cuts at); off, a mark
+  // leaves no trace in the model.
+  bool apply_marks = false;
   // How an option the model cannot take is reported: path names the option
   // ("output_dynamic_axes.output.4"); the default throws retarget::error. A config's export
   // options report its own keys.
@@ -118,6 +121,7 @@ export_result export_onnx(const Model& model, const input_spec (&inputs)[N], con
                 " is out of range: 7 to " + std::to_string(ir::max_opset));
   trace::session s(options.opset, std::is_same_v<Config, no_config> ? trace::config_ref{}
                                                                     : trace::config_ref(cfg));
+  s.apply_marks(options.apply_marks);
   for (std::size_t i = 0; i < N; ++i) {
     if (inputs[i].name.empty())
       throw error("retarget: input " + std::to_string(i) + " has no name");

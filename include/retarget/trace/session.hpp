@@ -52,6 +52,9 @@ class session {
 
   ir::graph& graph() noexcept { return graph_; }
   const config_ref& config() const noexcept { return config_; }
+  // Whether trace::mark names its values (export_options::apply_marks), or passes them on.
+  bool marks_applied() const noexcept { return apply_marks_; }
+  void apply_marks(bool on) noexcept { apply_marks_ = on; }
   rewrite_log& log() noexcept { return log_; }
   env environment() noexcept { return env(config_, &log_); }
 
@@ -78,6 +81,7 @@ class session {
  private:
   ir::graph graph_;
   config_ref config_;
+  bool apply_marks_ = false;
   rewrite_log log_;
   std::unordered_map<const void*, ir::value> parameters_;
   std::unordered_set<std::string> names_;

@@ -10,8 +10,12 @@
 #include <iomanip>
 #include <iostream>
 #include <retarget/backend/compare.hpp>
+#include <retarget/backend/pipeline.hpp>
+#include <retarget/backends/onnxruntime/backend.hpp>
 #include <retarget/config.hpp>
 #include <retarget/ir/dims.hpp>
+#include <retarget/ir/model_parts.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/tool/detail/common.hpp>
@@ -76,7 +80,8 @@ inline void stage(std::ostream& out, int number, std::string_view name, const st
 // The exported model on other engines against the deployed backend, on the test inputs
 // (retarget compare's library call); a difference fails the deploy.
 template <class Managers>
-boost::json::array compare_engines(const fs::path& onnx_file, const std::string& backend,
+boost::json::array compare_engines(const fs::path& onnx_file,
+                                   const retarget::backend::run_target& deployed,
                                    const std::vector<std::string>& engines,
                                    const retarget::backend::tensor_map& feeds, double tolerance,
                                    std::string_view model_name, const fs::path& work_dir,
@@ -85,10 +90,11 @@ boost::json::array compare_engines(const fs::path& onnx_file, const std::string&
   boost::json::array results;
   if (engines.empty()) return results;
   const auto t0 = clock_type::now();
+  const std::string& backend = deployed.engine;
   std::vector<rb::run_target> candidates;
   for (const auto& e : engines) candidates.push_back({e, onnx_file});
-  const auto c = rb::compare<Managers>({backend, onnx_file}, candidates, feeds,
-                                       {.atol = tolerance, .rtol = 1e-3});
+  const auto c =
+      rb::compare<Managers>(deployed, candidates, feeds, {.atol = tolerance, .rtol = 1e-3});
   for (const auto& e : c.candidates) {
     std::string text = e.target.engine + " against " + backend + ": ";
     double worst = 0;
@@ -151,7 +157,11 @@ struct deploy_job {
     auto exported = retarget::export_onnx<typename M::backend>(
         model, specs, cfg, retarget::config::export_options_for(cfg));
     exported.model.check();
-    const auto onnx_file = staging.path() / *cfg.onnx.save_file;
+    // Partitioned, the parts are what is deployed; the whole model is kept aside, for the
+    // engines of --compare (the backend's own file may take its name).
+    std::optional<retarget::backend::scratch_folder> aside;
+    if (cfg.partition) aside.emplace(fs::temp_directory_path(), "retarget-deploy-whole");
+    const auto onnx_file = (aside ? aside->path() : staging.path()) / *cfg.onnx.save_file;
     retarget::ir::save(exported.model, onnx_file);
     const auto report = retarget::to_string(exported.report);
     const auto nodes = exported.model.node_count();
@@ -159,6 +169,52 @@ struct deploy_job {
           onnx_file.filename().string() + ": " + std::to_string(nodes) +
               " nodes, rewrites: " + (report.empty() ? "none" : report),
           since(t0));
+
+    // A partition_config: the backend's part and the rest, and the pipeline that runs them.
+    std::optional<fs::path> rest_file;
+    fs::path backend_onnx = onnx_file;
+    boost::json::object summary_partition;
+    if (cfg.partition) {
+      t0 = clock_type::now();
+      const auto& part = cfg.partition->partition_cfg->front();
+      auto parts = [&] {
+        const retarget::ir::model_view view(exported.model);
+        try {
+          return retarget::ir::split(exported.model, view,
+                                     retarget::ir::nodes_computing(view, *part.end));
+        } catch (const retarget::error& e) {
+          cfg.document.fail("partition_config.partition_cfg[0].end",
+                            std::string(e.what()).substr(std::string_view("retarget: ").size()) +
+                                " in the exported model (is each a mark the model places?)");
+        }
+      }();
+      backend_onnx = staging.path() / *part.save_file;
+      const auto stem = fs::path(*part.save_file).stem().string();
+      rest_file = staging.path() / (stem + ".rest.onnx");
+      retarget::ir::save(parts.head, backend_onnx);
+      retarget::ir::save(parts.tail, *rest_file);
+      retarget::backend::write_pipeline(
+          {{{backend_onnx.filename().string(), cfg.backend},
+            {rest_file->filename().string(), std::string(retarget::backends::onnxruntime::name)}},
+           exported.model.output_names()},
+          staging.path() / (stem + ".pipeline.json"));
+      std::string at;
+      boost::json::array boundary;
+      for (const auto& v : parts.boundary) {
+        at += (at.empty() ? "" : ", ") + v;
+        boundary.emplace_back(v);
+      }
+      summary_partition = boost::json::object{{"backend_part", backend_onnx.filename().string()},
+                                              {"rest", rest_file->filename().string()},
+                                              {"pipeline", stem + ".pipeline.json"},
+                                              {"boundary", std::move(boundary)}};
+      stage(out, 2, "cut",
+            "at " + at + ": " + backend_onnx.filename().string() + " " +
+                std::to_string(parts.head.node_count()) + " nodes on " + cfg.backend + ", " +
+                rest_file->filename().string() + " " + std::to_string(parts.tail.node_count()) +
+                " on onnxruntime",
+            since(t0));
+    }
 
     boost::json::object summary;
     summary["config"] = config_path.string();
@@ -169,8 +225,10 @@ struct deploy_job {
                                           {"opset", *cfg.onnx.opset_version},
                                           {"nodes", nodes},
                                           {"rewrites", report}};
+    if (rest_file) summary["partition"] = std::move(summary_partition);
     if (M::is_available()) {
-      on_backend<M, E>(param, onnx_file, E::reference(exported.report), feeds, summary);
+      on_backend<M, E>(param, backend_onnx, rest_file, onnx_file, E::reference(exported.report),
+                       feeds, summary);
       row.result = "pass";
     } else {
       out << "  [3/5] convert skipped: " << cfg.backend << " is not available here\n";
@@ -232,8 +290,11 @@ struct deploy_job {
 
   // Stages 3 to 5 on the backend: convert, run on the test inputs, verify against PyTorch's
   // output; then the other engines, if asked for. A failure throws: nothing is moved in.
+  // With a partition, onnx_file is the backend's part, and ONNX Runtime runs rest_file after
+  // it, on what it gives.
   template <class M, class E>
   void on_backend(typename M::param& param, const fs::path& onnx_file,
+                  const std::optional<fs::path>& rest_file, const fs::path& whole_model,
                   const fs::path& reference_file, const retarget::backend::tensor_map& feeds,
                   boost::json::object& summary) {
     auto t0 = clock_type::now();
@@ -246,7 +307,16 @@ struct deploy_job {
 
     t0 = clock_type::now();
     auto wrapper = M::build_wrapper(backend_files, param);
-    const auto outputs = wrapper.run(feeds);
+    auto outputs = wrapper.run(feeds);
+    if (rest_file) {
+      auto values = feeds;
+      for (const auto& [name, t] : outputs) values.insert_or_assign(name, t);
+      const retarget::backend::scratch_folder scratch(fs::temp_directory_path(),
+                                                      "retarget-deploy-rest");
+      auto rest = retarget::backend::run_model<Managers>(
+          {std::string(retarget::backends::onnxruntime::name), *rest_file}, values, scratch.path());
+      outputs.merge(rest);
+    }
     const auto& output_name = cfg.onnx.output_names->front();
     const auto found = outputs.find(output_name);
     if (found == outputs.end())
@@ -271,8 +341,14 @@ struct deploy_job {
                             ": max abs error " + scientific(error) + " exceeds the tolerance " +
                             scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
 
-    summary["compare"] = compare_engines<Managers>(onnx_file, cfg.backend, compare_with, feeds,
-                                                   tolerance, E::name, work_dir, out);
+    // The other engines run the whole model: against the pipeline, where there is one.
+    const auto pipeline_file = staged / (fs::path(onnx_file).stem().string() + ".pipeline.json");
+    summary["compare"] =
+        rest_file
+            ? compare_engines<Managers>(whole_model, {cfg.backend + "+onnxruntime", pipeline_file},
+                                        compare_with, feeds, tolerance, E::name, work_dir, out)
+            : compare_engines<Managers>(onnx_file, {cfg.backend, onnx_file}, compare_with, feeds,
+                                        tolerance, E::name, work_dir, out);
     boost::json::array files;
     for (const auto& f : backend_files) files.emplace_back(f.filename().string());
     summary["backend_files"] = std::move(files);
