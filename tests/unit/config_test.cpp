@@ -195,6 +195,77 @@ TEST_F(Configs, ValuesOutOfTheirRangeAreErrors) {
             "retarget: DIR/h.json: backend_config must be an object, not an array");
 }
 
+TEST_F(Configs, APartitionConfigIsReadAndChecked) {
+  // MMDeploy's spelling, its `type` (a codebase's preset) taken and ignored.
+  write("a.json", R"({"partition_config": {"type": "end2end", "apply_marks": true,
+    "partition_cfg": [{"save_file": "head.onnx", "end": ["features"]}]},
+    "backend_config": {"type": "opencv_dnn"}})");
+  const auto cfg = rc::load_deploy_config(dir_ / "a.json");
+  ASSERT_TRUE(cfg.partition.has_value());
+  EXPECT_EQ(*cfg.partition->partition_cfg->front().save_file, "head.onnx");
+  EXPECT_EQ(*cfg.partition->partition_cfg->front().end, std::vector<std::string>{"features"});
+  EXPECT_TRUE(rc::export_options_for(cfg).apply_marks);
+  // Without the section, nothing is cut and marks leave no trace.
+  write("none.json", R"({"backend_config": {"type": "opencv_dnn"}})");
+  const auto whole = rc::load_deploy_config(dir_ / "none.json");
+  EXPECT_FALSE(whole.partition.has_value());
+  EXPECT_FALSE(rc::export_options_for(whole).apply_marks);
+
+  write("b.json", R"({"partition_config": {"partition_cfg": []},
+    "backend_config": {"type": "opencv_dnn"}})");
+  EXPECT_EQ(error_of("b.json"),
+            "retarget: DIR/b.json: partition_config.partition_cfg lists 0 parts: one is run by "
+            "the backend, the rest of the model is the other");
+  write("c.json", R"({"partition_config": {"partition_cfg": [{"save_file": "x.onnx"}]},
+    "backend_config": {"type": "opencv_dnn"}})");
+  EXPECT_EQ(error_of("c.json"),
+            "retarget: DIR/c.json: partition_config.partition_cfg[0].end is empty: name the "
+            "marks the backend's part ends at");
+  write("d.json", R"({"partition_config": {"partition_cfg": [{"ends": ["x"]}]},
+    "backend_config": {"type": "opencv_dnn"}})");
+  EXPECT_EQ(error_of("d.json"),
+            "retarget: DIR/d.json: partition_config.partition_cfg[0].ends is not a known key "
+            "(closest: end, save_file)");
+  write("e.json", R"({"partition_config": {"apply_marks": "yes", "partition_cfg": []},
+    "backend_config": {"type": "opencv_dnn"}})");
+  EXPECT_EQ(error_of("e.json"),
+            "retarget: DIR/e.json: partition_config.apply_marks must be a boolean, not a string");
+}
+
+TEST_F(Configs, AMarkNamesItsValueOnlyWhenTheConfigAppliesMarks) {
+  write("marked.json", R"({"partition_config": {"partition_cfg": [{"end": ["features"]}]},
+    "backend_config": {"type": "onnxruntime"}})");
+  write("plain.json", R"({"backend_config": {"type": "onnxruntime"}})");
+  const retarget::nn::Linear fc("fc", 4, 2);
+  const retarget::nn::ReLU relu;
+  const auto model = [&](const auto& x) { return relu(retarget::trace::mark(fc(x), "features")); };
+  const retarget::input_spec specs[] = {{"input", retarget::ir::dtype::f32, {1, 4}}};
+  for (const auto* name : {"marked.json", "plain.json"}) {
+    const auto cfg = rc::load_deploy_config(dir_ / name);
+    const auto result = retarget::export_onnx<retarget::backends::onnxruntime>(
+        model, specs, cfg, rc::export_options_for(cfg));
+    bool named = false;
+    for (const auto& n : result.model.graph().node())
+      named = named || (n.op_type() == "Identity" && n.output(0) == "features");
+    EXPECT_EQ(named, cfg.partition.has_value()) << name;
+    EXPECT_NO_THROW(result.model.check());
+  }
+  // A mark placed twice is an error that names it.
+  const auto twice = [&](const auto& x) {
+    return retarget::trace::mark(retarget::trace::mark(fc(x), "features"), "features");
+  };
+  const auto cfg = rc::load_deploy_config(dir_ / "marked.json");
+  try {
+    retarget::export_onnx<retarget::backends::onnxruntime>(twice, specs, cfg,
+                                                           rc::export_options_for(cfg));
+    ADD_FAILURE() << "no error";
+  } catch (const retarget::error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "retarget: mark 'features': the model has a value of that name already (a mark is "
+              "placed once)");
+  }
+}
+
 TEST_F(Configs, ADynamicAxisOutsideTheInputIsAnError) {
   write("a.json", R"({"onnx_config": {"dynamic_axes": {"input": {"4": "width"}}},
     "backend_config": {"type": "onnxruntime"}})");
