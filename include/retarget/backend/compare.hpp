@@ -21,6 +21,7 @@
 #define RETARGET_BACKEND_COMPARE_HPP
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <retarget/backend/manager.hpp>
@@ -86,6 +87,14 @@ struct comparison {
   }
 };
 
+// What a comparison is doing, for a status line: the run starting, its number from 1, and how
+// many runs there are in all (0 in a bisection, which makes as many as it needs).
+struct compare_progress {
+  run_target target;
+  std::size_t run = 0, runs = 0;
+};
+using compare_progress_fn = std::function<void(const compare_progress&)>;
+
 // Runs the model on the engine named `engine` of Managers, or a pipeline file (.json) on the
 // engines its parts name; the engines' files go to `scratch`.
 // retarget::error when the engine is unknown, not available here, or fails.
@@ -116,18 +125,23 @@ RETARGET_LAZY_DECL std::string one_line_reason(const std::exception& e);
 }  // namespace detail
 
 // Runs the reference, then each candidate, on the same inputs. The reference must run; a
-// candidate that cannot is a failed comparison, with the engine's reason.
+// candidate that cannot is a failed comparison, with the engine's reason. on_progress, when
+// given, hears of each run as it starts.
 template <class Managers>
 comparison compare(const run_target& reference, const std::vector<run_target>& candidates,
-                   const tensor_map& inputs, tolerance tol) {
+                   const tensor_map& inputs, tolerance tol,
+                   const compare_progress_fn& on_progress = {}) {
   scratch_folder scratch(std::filesystem::temp_directory_path(), "retarget-compare");
   comparison c;
   c.reference = reference;
+  const auto runs = candidates.size() + 1;
+  if (on_progress) on_progress({reference, 1, runs});
   const auto expected = run_model<Managers>(reference, inputs, scratch.path() / "reference");
   int k = 0;
   for (const auto& target : candidates) {
     auto& e = c.candidates.emplace_back();
     e.target = target;
+    if (on_progress) on_progress({target, static_cast<std::size_t>(k) + 2, runs});
     try {
       const auto actual = run_model<Managers>(target, inputs, scratch.path() / std::to_string(k++));
       e.outputs = compare_outputs(actual, expected, tol);
@@ -178,9 +192,10 @@ RETARGET_LAZY_DECL ir::model with_value_types(ir::model m);
 template <class Managers>
 void run_exposing(const ir::model& m, const std::string& engine, std::span<const std::string> names,
                   const tensor_map& inputs, const std::filesystem::path& scratch, tensor_map& got,
-                  bisection& b) {
+                  bisection& b, const compare_progress_fn& on_progress) {
   if (names.empty()) return;
   const auto file = scratch / ("exposed-" + std::to_string(b.runs++) + ".onnx");
+  if (on_progress) on_progress({{engine, file}, b.runs, 0});
   try {
     ir::save(ir::exposing(m, names), file);
     auto values = run_model<Managers>({engine, file}, inputs, scratch / "files");
@@ -195,8 +210,8 @@ void run_exposing(const ir::model& m, const std::string& engine, std::span<const
     }
   }
   const auto half = names.size() / 2;
-  run_exposing<Managers>(m, engine, names.first(half), inputs, scratch, got, b);
-  run_exposing<Managers>(m, engine, names.subspan(half), inputs, scratch, got, b);
+  run_exposing<Managers>(m, engine, names.first(half), inputs, scratch, got, b, on_progress);
+  run_exposing<Managers>(m, engine, names.subspan(half), inputs, scratch, got, b, on_progress);
 }
 
 // The values the candidate's nodes make that the reference's make too, in the candidate's
@@ -236,7 +251,7 @@ RETARGET_LAZY_DECL void find_first_divergence(const ir::model_view& candidate,
 // retarget::error when either cannot run the model at all.
 template <class Managers>
 bisection bisect(const run_target& reference, const run_target& candidate, const tensor_map& inputs,
-                 tolerance tol) {
+                 tolerance tol, const compare_progress_fn& on_progress = {}) {
   scratch_folder scratch(std::filesystem::temp_directory_path(), "retarget-bisect");
   bisection b;
   b.reference = reference;
@@ -260,9 +275,9 @@ bisection bisect(const run_target& reference, const run_target& candidate, const
 
   tensor_map expected, actual;
   detail::run_exposing<Managers>(reference_model, reference.engine, names, inputs, scratch.path(),
-                                 expected, b);
+                                 expected, b, on_progress);
   detail::run_exposing<Managers>(candidate_model, candidate.engine, names, inputs, scratch.path(),
-                                 actual, b);
+                                 actual, b, on_progress);
   detail::find_first_divergence(
       candidate_view, detail::value_reporter(candidate_view, expected, actual, b, tol), b);
   return b;

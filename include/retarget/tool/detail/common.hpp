@@ -3,9 +3,13 @@
 #ifndef RETARGET_TOOL_DETAIL_COMMON_HPP
 #define RETARGET_TOOL_DETAIL_COMMON_HPP
 
+#include <unistd.h>  // isatty: a status line only on a terminal
+
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iomanip>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <retarget/backend.hpp>
@@ -119,6 +123,38 @@ inline retarget::backend::tensor_map read_inputs(const retarget::ir::model& mode
   }
   return given;
 }
+
+// What a long command is doing, on one line of stderr rewritten in place (a few times a
+// second), only when stderr is a terminal; the line is cleared before the command prints
+// its results, and when it ends. A pipe or a file gets nothing.
+class status_line {
+ public:
+  status_line() : on_terminal_(::isatty(2) != 0) {}
+  status_line(const status_line&) = delete;
+  status_line& operator=(const status_line&) = delete;
+  ~status_line() { clear(); }
+
+  bool on_terminal() const noexcept { return on_terminal_; }
+
+  // Shows `text`, unless the line changed less than 200 ms ago (and `now` is not asked for).
+  void show(const std::string& text, bool now = false) {
+    if (!on_terminal_) return;
+    const auto time = std::chrono::steady_clock::now();
+    if (shown_ && !now && time - last_ < std::chrono::milliseconds(200)) return;
+    last_ = time;
+    shown_ = true;
+    std::cerr << "\r\033[K" << text << std::flush;
+  }
+  void clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  bool on_terminal_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
 
 // A message on one line: the lines of a multi-line one (ONNX's checker writes some) joined.
 inline std::string one_line(std::string text) {

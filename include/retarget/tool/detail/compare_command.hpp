@@ -169,14 +169,24 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
               ? ""
               : " (generated: seed " + std::to_string(std::uint64_t(o.seed)) + ")")
       << "\n";
+  // On a terminal, which run is going on: an engine may take seconds to load a model.
+  status_line shown;
+  const rb::compare_progress_fn on_progress =
+      shown.on_terminal() ? rb::compare_progress_fn([&](const rb::compare_progress& p) {
+        shown.show("compare: " + p.target.label() + " (run " + std::to_string(p.run) +
+                       (p.runs ? " of " + std::to_string(p.runs) : std::string()) + ")",
+                   true);
+      })
+                          : rb::compare_progress_fn();
   const auto result = [&] {
     try {
-      return rb::compare<Managers>(reference, candidates, feeds, tol);
+      return rb::compare<Managers>(reference, candidates, feeds, tol, on_progress);
     } catch (const retarget::error& e) {
       throw retarget::error(
           prefixed("compare: the reference, " + reference.label() + ", does not run", e));
     }
   }();
+  shown.clear();
   std::size_t passed = 0;
   for (const auto& c : result.candidates) {
     out << c.target.label() << ":";
@@ -196,7 +206,9 @@ int compare(const compare_options& o, arguments& args, std::ostream& out) {
   if (o.bisect && !pipeline)
     for (const auto& c : result.candidates) {
       if (c.passes() || !c.failure.empty()) continue;
-      print_bisection(rb::bisect<Managers>(reference, c.target, feeds, tol), out);
+      const auto b = rb::bisect<Managers>(reference, c.target, feeds, tol, on_progress);
+      shown.clear();
+      print_bisection(b, out);
     }
   return result.passes() ? 0 : 1;
 }

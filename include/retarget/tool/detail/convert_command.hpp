@@ -3,8 +3,6 @@
 #ifndef RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
 #define RETARGET_TOOL_DETAIL_CONVERT_COMMAND_HPP
 
-#include <unistd.h>  // isatty: progress only on a terminal
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -169,42 +167,18 @@ inline void print_parts(const retarget::ir::model_parts& parts, std::string_view
       << files.pipeline.filename().string() << " runs them as one model\n";
 }
 
-// What a conversion is doing, on one line of stderr rewritten in place (a few times a second),
-// only when stderr is a terminal; the line is cleared when the conversion ends. A pipe or a
-// file gets nothing.
-class progress_line {
- public:
-  explicit progress_line(const fs::path& model) : model_(model.filename().string()) {}
-  progress_line(const progress_line&) = delete;
-  progress_line& operator=(const progress_line&) = delete;
-  ~progress_line() { clear(); }
-
-  // Clears the line, before the report is printed.
-  void clear() {
-    if (shown_) std::cerr << "\r\033[K" << std::flush;
-    shown_ = false;
-  }
-
-  std::function<void(const retarget::convert::progress&)> callback() {
-    if (!::isatty(2)) return {};
-    return [this](const retarget::convert::progress& p) { show(p); };
-  }
-
- private:
-  void show(const retarget::convert::progress& p) {
-    const auto now = std::chrono::steady_clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    shown_ = true;
-    std::cerr << "\r\033[Kconvert " << model_ << ": "
-              << (p.size ? "at size " + std::to_string(p.size) + ", " : std::string()) << "pass "
-              << p.pass << ", node " << p.node << " of " << p.nodes << std::flush;
-  }
-
-  std::string model_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
+// What a conversion is doing, on the status line (common.hpp): the size open dims are given,
+// the pass, the node of the main graph being rebuilt.
+inline std::function<void(const retarget::convert::progress&)> conversion_shown(
+    status_line& line, const fs::path& model) {
+  if (!line.on_terminal()) return {};
+  return [&line, name = model.filename().string()](const retarget::convert::progress& p) {
+    line.show("convert " + name + ": " +
+              (p.size ? "at size " + std::to_string(p.size) + ", " : std::string()) + "pass " +
+              std::to_string(p.pass) + ", node " + std::to_string(p.node) + " of " +
+              std::to_string(p.nodes));
+  };
+}
 
 // The tool states the default of --max-passes in its help; it is the library's.
 static_assert(convert_options{}.max_passes.value == retarget::convert::options::default_max_passes);
@@ -229,8 +203,8 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
   retarget::convert::options options;
   options.approximations = approximations;
   options.max_passes = o.max_passes;
-  progress_line shown(path);
-  options.on_progress = shown.callback();
+  status_line shown;
+  options.on_progress = conversion_shown(shown, path);
   if (!dry_run) check_writable(*output);
   if (!dry_run && partition) {
     const partition_files files(*output);
