@@ -48,16 +48,17 @@ static_assert(
     std::is_same_v<
         rc::rules_for<bk::opencv_dnn>::rule_list,
         boost::mp11::mp_list<
-            cv::mean_of_one, cv::mean_of_two, cv::mean_of_three, cv::cubic_resize_as_convolution,
-            cv::expand_to_own_shape, cv::expand_in_steps, cv::single_element_divisor,
-            cv::add_broadcast_expanded, cv::sub_broadcast_expanded, cv::mul_broadcast_expanded,
-            cv::div_broadcast_expanded, cv::max_broadcast_expanded, cv::min_broadcast_expanded,
-            cv::sum_broadcast_expanded, cv::last_axis_scale, cv::constant_concat_in_4d,
-            cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
-            cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
-            cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
-            cv::sum_of_three_in_pairs, cv::max_of_three_in_pairs, cv::min_of_three_in_pairs,
-            cv::mul_on_axis_0_lifted, cv::div_on_axis_0_lifted, cv::add_constant_in_accepted_form,
+            cv::einsum_as_matmul, cv::mean_of_one, cv::mean_of_two, cv::mean_of_three,
+            cv::cubic_resize_as_convolution, cv::expand_to_own_shape, cv::expand_in_steps,
+            cv::single_element_divisor, cv::add_broadcast_expanded, cv::sub_broadcast_expanded,
+            cv::mul_broadcast_expanded, cv::div_broadcast_expanded, cv::max_broadcast_expanded,
+            cv::min_broadcast_expanded, cv::sum_broadcast_expanded, cv::last_axis_scale,
+            cv::constant_concat_in_4d, cv::constant_add_without_leading_ones, cv::add_lifted,
+            cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted, cv::max_lifted,
+            cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
+            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::sum_of_three_in_pairs,
+            cv::max_of_three_in_pairs, cv::min_of_three_in_pairs, cv::mul_on_axis_0_lifted,
+            cv::div_on_axis_0_lifted, cv::add_constant_in_accepted_form,
             cv::sub_constant_in_accepted_form, cv::mul_constant_in_accepted_form,
             cv::div_constant_in_accepted_form, cv::conv_in_2d, cv::max_pool_in_2d,
             cv::average_pool_in_2d, cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
@@ -125,6 +126,15 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
        }},
       {"eltwise_below_2d", [] { return test_model("node/test_min_example"); }},
       {"no_mean", [] { return test_model("node/test_mean_example"); }},
+      {"no_einsum",
+       [] {
+         // MaxViT's q k^T, as torch writes it (node/test_einsum_batch_matmul is float64, which
+         // OpenCV computes in float32: it stays refused).
+         rx::graph g(13);
+         auto q = g.op("Relu", g.input("q", rx::dtype::f32, {2, 3, 4, 8}));
+         auto k = g.op("Relu", g.input("k", rx::dtype::f32, {2, 3, 5, 8}));
+         return finish(g, g.op("Einsum", q, k, "equation"_s = "bhid,bhjd->bhij"));
+       }},
       {"computed_broadcast_across_ranks", [] { return test_model("node/test_greater_bcast"); }},
       {"computed_broadcast", [] { return found_by_seed("9309"); }},
       {"comparison_broadcasts_constant",

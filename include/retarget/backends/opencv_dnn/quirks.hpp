@@ -115,14 +115,14 @@ struct layer_over_constants_only : rc::quirk<"layer_over_constants_only", rc::by
 };
 
 // Op types its ONNX importer has no layer for ("Can't create layer ... of type"), measured by
-// tests/data/convert/opencv_op_types.py. (LayerNormalization and Mean, which it lacks too, are
-// the quirks around this one.)
+// tests/data/convert/opencv_op_types.py. (LayerNormalization, Mean and Einsum, which it lacks
+// too, are the quirks around this one.)
 struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
   // A table, kept as one.
   // clang-format off
   static constexpr std::string_view op_types[] = {
       "And", "Bernoulli", "BitShift", "BlackmanWindow", "CastLike", "Compress",
-      "ConcatFromSequence", "ConvInteger", "DFT", "Det", "DynamicQuantizeLinear", "Einsum",
+      "ConcatFromSequence", "ConvInteger", "DFT", "Det", "DynamicQuantizeLinear",
       "EyeLike", "GatherElements", "GatherND", "GlobalLpPool", "GreaterOrEqual", "GridSample",
       "HammingWindow", "HannWindow", "Hardmax", "If", "IsInf", "IsNaN", "LessOrEqual", "Loop",
       "LpNormalization", "LpPool", "MatMulInteger", "MaxRoiPool",
@@ -136,11 +136,33 @@ struct no_layer : rc::quirk<"no_layer", rc::by_folding> {
       "TopK", "Trilu", "Unique", "Where", "Xor"};
   // clang-format on
   static constexpr std::string_view summary =
-      "73 more op types have no layer (tests/data/convert/opencv_op_types.txt)";
+      "72 more op types have no layer (tests/data/convert/opencv_op_types.txt)";
   static constexpr std::string_view remedy = "its inputs are constants: convert folds it";
   static bool found(const site& s) { return op_in(s.op(), op_types); }
   static bool fixable(const site& s) { return folds(s.model, s.node); }
   static std::string reason(const site& s) { return "OpenCV 4.6 has no " + s.op() + " layer"; }
+};
+
+// MaxViT's attention (torchvision's writes q k^T and its product with v as Einsum),
+// node/test_einsum_batch_matmul, node/test_einsum_transpose.
+struct no_einsum : rc::quirk<"no_einsum", rc::by_rule<einsum_as_matmul>> {
+  static constexpr std::string_view summary = "there is no Einsum layer";
+  static constexpr std::string_view reason = "OpenCV 4.6 has no Einsum layer";
+  static constexpr std::string_view remedy =
+      "an equation that is a batched matrix product of two computed operands of one rank, 2 to "
+      "6, with the same leading dims: convert writes it as MatMul and Transpose";
+  static bool found(const site& s) { return s.op() == "Einsum"; }
+  static bool fixable(const site& s) {
+    const auto equation = s.node.attribute("equation");
+    const auto plan = equation ? batched_matmul_of(equation->s()) : std::nullopt;
+    if (!plan || s.node.input_count() != 2) return false;
+    auto a = s.model.static_shape(s.input(0)), b = s.model.static_shape(s.input(1));
+    if (!a || !b || s.model.constant(s.input(0)) || s.model.constant(s.input(1))) return false;
+    if (s.model.element_type(s.input(0)) != static_cast<int>(ir::dtype::f32)) return false;
+    if (plan->transpose_a) std::swap((*a)[a->size() - 2], a->back());
+    if (plan->transpose_b) std::swap((*b)[b->size() - 2], b->back());
+    return matmul_of_computed_taken(*a, *b);
+  }
 };
 
 // node/test_mean_example, node/test_mean_one_input, node/test_mean_two_inputs.
@@ -2042,6 +2064,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::absent_last_input,
           retarget::backends::opencv_dnn_convert::quirks::identity_of_weight,
           retarget::backends::opencv_dnn_convert::quirks::no_layer_normalization,
+          retarget::backends::opencv_dnn_convert::quirks::no_einsum,
           retarget::backends::opencv_dnn_convert::quirks::no_layer,
           retarget::backends::opencv_dnn_convert::quirks::layer_over_constants_only,
           retarget::backends::opencv_dnn_convert::quirks::no_mean,

@@ -5,6 +5,7 @@
 #define RETARGET_BACKENDS_OPENCV_DNN_RULES_HPP
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -2237,6 +2238,96 @@ struct with_constant_computed : rc::rule<Name> {
 };
 using max_with_constant_computed = with_constant_computed<"Max", "max_with_constant_computed">;
 using min_with_constant_computed = with_constant_computed<"Min", "min_with_constant_computed">;
+
+// ---- Einsum, which OpenCV 4.6 has no layer for ----
+
+// An Einsum equation that is a batched matrix product: the two operands and the output share
+// their leading letters (the batch), then each has two more; the letter both operands have
+// there and the output lacks is summed over. MaxViT's attention writes "bghid,bghjd->bghij"
+// (q times k transposed) and "bghij,bghjd->bghid".
+struct batched_matmul_plan {
+  std::size_t rank = 0;        // of the operands and the output
+  bool transpose_a = false;    // a ends [c, i]: its last two axes are swapped first
+  bool transpose_b = false;    // b ends [k, c]
+  bool transpose_out = false;  // the output ends [k, i]
+};
+
+// The plan of `equation` (spaces allowed); nullopt for any other equation (an ellipsis, a
+// repeated letter, a sum over a batch letter, a third operand).
+inline std::optional<batched_matmul_plan> batched_matmul_of(std::string_view equation) {
+  std::string e;
+  for (const char c : equation)
+    if (c != ' ') e += c;
+  const auto arrow = e.find("->");
+  const auto comma = e.find(',');
+  if (arrow == std::string::npos || comma == std::string::npos || comma > arrow) return {};
+  const std::string a = e.substr(0, comma), b = e.substr(comma + 1, arrow - comma - 1),
+                    out = e.substr(arrow + 2);
+  const auto letters = [](const std::string& t) {
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (!std::isalpha(static_cast<unsigned char>(t[i])) || t.find(t[i], i + 1) != t.npos)
+        return false;
+    return true;
+  };
+  const auto n = a.size();
+  if (n < 2 || b.size() != n || out.size() != n || !letters(a) || !letters(b) || !letters(out))
+    return {};
+  if (a.substr(0, n - 2) != b.substr(0, n - 2) || a.substr(0, n - 2) != out.substr(0, n - 2))
+    return {};
+  const std::string ta = a.substr(n - 2), tb = b.substr(n - 2), to = out.substr(n - 2);
+  // The summed letter: in both operands' last two, not in the output.
+  char c = 0;
+  for (const char x : ta)
+    if (tb.find(x) != tb.npos && out.find(x) == out.npos) c = x;
+  if (!c) return {};
+  const char i = ta[0] == c ? ta[1] : ta[0], k = tb[0] == c ? tb[1] : tb[0];
+  if (i == k || a.find(i) < n - 2 || b.find(k) < n - 2) return {};
+  if (to != std::string{i, k} && to != std::string{k, i}) return {};
+  return batched_matmul_plan{n, ta[0] == c, tb[1] == c, to[0] == k};
+}
+
+// Whether OpenCV 4.6 multiplies the two computed operands as MatMul: of one rank, 2 to 6, with
+// the same leading dims (it does not broadcast them; probed on MaxViT's shapes).
+inline bool matmul_of_computed_taken(const std::vector<std::int64_t>& a,
+                                     const std::vector<std::int64_t>& b) {
+  if (a.size() != b.size() || a.size() < 2 || a.size() > 6) return false;
+  return std::equal(a.begin(), a.end() - 2, b.begin());
+}
+
+// Einsum as a batched matrix product: MatMul, with the Transposes its letters' order asks for.
+struct einsum_as_matmul : rc::rule<"einsum_as_matmul"> {
+  static constexpr auto pattern = rc::op<"Einsum">("a"_v, "b"_v).as<"einsum">();
+  static rc::verdict condition(const auto& m) {
+    const auto equation = m["einsum"_n].node->attribute("equation");
+    if (!equation || !batched_matmul_of(equation->s()))
+      return rc::reject("the equation is not a batched matrix product");
+    const auto &a = m["a"_v], &b = m["b"_v];
+    if (m.graph().constant_data(a) || m.graph().constant_data(b))
+      return rc::reject("an operand is a constant");
+    const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
+    const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!as || !bs) return rc::reject("a shape is not static");
+    auto a_dims = *as, b_dims = *bs;
+    const auto plan = *batched_matmul_of(equation->s());
+    if (plan.transpose_a) std::swap(a_dims[a_dims.size() - 2], a_dims.back());
+    if (plan.transpose_b) std::swap(b_dims[b_dims.size() - 2], b_dims.back());
+    if (!matmul_of_computed_taken(a_dims, b_dims))
+      return rc::reject("the operands' leading dims differ, or their rank is outside 2 to 6");
+    if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto plan = *batched_matmul_of(m["einsum"_n].node->attribute("equation")->s());
+    std::vector<std::int64_t> swap(plan.rank);
+    for (std::size_t i = 0; i < plan.rank; ++i) swap[i] = static_cast<std::int64_t>(i);
+    std::swap(swap[plan.rank - 2], swap[plan.rank - 1]);
+    const auto swapped = [&](const ir::value& v) { return g.op("Transpose", v, "perm"_i = swap); };
+    const auto a = plan.transpose_a ? swapped(m["a"_v]) : m["a"_v];
+    const auto b = plan.transpose_b ? swapped(m["b"_v]) : m["b"_v];
+    const auto product = g.op("MatMul", a, b);
+    return plan.transpose_out ? swapped(product) : product;
+  }
+};
 
 }  // namespace retarget::backends::opencv_dnn_convert
 

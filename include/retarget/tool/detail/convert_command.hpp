@@ -246,8 +246,11 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
       });
       model = std::move(parts->head);
     }
-    auto [converted, report] =
+    // Not a structured binding: clang 14 cannot capture one in the lambdas below.
+    auto result =
         in_file(path, [&] { return retarget::convert::convert<B>(std::move(model), options); });
+    auto& converted = result.model;
+    const auto& report = result.report;
     shown.clear();
     out << path.string() << ": " << to_string(report, o.explain.value);
     if constexpr (!retarget::convert::knows_refusals<B>) {
