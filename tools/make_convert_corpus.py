@@ -19,7 +19,7 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   manifest.txt                    per file: size, node count, Identity count, op types
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
-shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, ssdlite320_mobilenet_v3_large, the
+shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, maxvit_t, ssdlite320_mobilenet_v3_large, the
 same detector without its post-processing as ssdlite_head, and the video classifiers r3d_18 and
 r2plus1d_18), random
 init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
@@ -220,6 +220,11 @@ MODELS = {
     "r2plus1d_18": (lambda: TinyVideoResNet(V.Conv2Plus1D, stem_mid=6), (1, 3, 8, 32, 32)),
     # a detector: OpenCV runs its network, ONNX Runtime its post-processing (a partition)
     "ssdlite": (tiny_ssdlite, (1, 3, 64, 64)),
+    # MBConv, block (window) and grid attention, whose q k^T torch writes as Einsum
+    "maxvit": (lambda: M.maxvit.MaxVit(input_size=(64, 64), stem_channels=8, partition_size=4,
+                                       block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
+                                       stochastic_depth_prob=0.0, num_classes=10),
+               (1, 3, 64, 64)),
 }
 
 class DetectorHead(nn.Module):
@@ -247,6 +252,7 @@ FULL_MODELS = {
     "convnext_tiny": (lambda: M.convnext_tiny(), (1, 3, 224, 224)),
     "vit": (lambda: M.vit_b_16(), (1, 3, 224, 224)),
     "swin_t": (lambda: M.swin_t(), (1, 3, 224, 224)),
+    "maxvit": (lambda: M.maxvit_t(), (1, 3, 224, 224)),
     "ssdlite": (ssdlite, (1, 3, 320, 320)),
     "ssdlite_head": (lambda: DetectorHead(ssdlite()), (1, 3, 320, 320)),
     "r3d_18": (lambda: M.video.r3d_18(), (1, 3, 16, 112, 112)),

@@ -109,6 +109,7 @@ const std::set<std::string> not_yet_dynamic = {
     "convnext_tiny",  // the written-out LayerNorms' broadcasts, OpenCV loading them at batch 1
     "swin_t",         // a window Reshape fails at run time at batch 3
     "vit",            // the class token expanded to the batch: a constant of the batch's size
+    "maxvit",         // a window partition's Reshape fails at run time at batch 3
 };
 
 // Max abs error over max abs value of the reference (infinite when the shapes differ).
@@ -498,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Corpus, ::testing::ValuesIn(cases()), [](const 
 
 TEST(Corpus, HasEveryArchitecture) {
   if (corpus != default_corpus) GTEST_SKIP() << "another corpus: " << corpus;
-  EXPECT_EQ(cases().size(), 64u);
+  EXPECT_EQ(cases().size(), 70u);
 }
 
 // Every architecture has a variant whose numbers are checked (not listed as structure-only;
