@@ -199,6 +199,30 @@ def tiny_ssdlite():
     return model
 
 
+class TinyRaft(nn.Module):
+    """torchvision's RAFT in raft_small's layout (bottleneck encoders, instance-normalized
+    features, 4 correlation levels of radius 3) at tiny widths, 2 flow updates; the two images
+    come as one input of 6 channels (the corpus's models take one), split in the forward. Its
+    correlation lookups are GridSample, which OpenCV 4.6 has no layer for: a partition."""
+
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.optical_flow.raft import _raft, BottleneckBlock
+        self.raft = _raft(
+            weights=None, progress=False,
+            feature_encoder_layers=(8, 8, 16, 16, 16), feature_encoder_block=BottleneckBlock,
+            feature_encoder_norm_layer=nn.InstanceNorm2d,
+            context_encoder_layers=(8, 8, 16, 16, 24), context_encoder_block=BottleneckBlock,
+            context_encoder_norm_layer=None, corr_block_num_levels=4, corr_block_radius=3,
+            motion_encoder_corr_layers=(16,), motion_encoder_flow_layers=(16, 8),
+            motion_encoder_out_channels=10, recurrent_block_hidden_state_size=8,
+            recurrent_block_kernel_size=(3,), recurrent_block_padding=(1,),
+            flow_head_hidden_size=16, use_mask_predictor=False)
+
+    def forward(self, x):
+        return self.raft(x[:, :3], x[:, 3:], num_flow_updates=2)[-1]
+
+
 # name: (constructor, input shape)
 MODELS = {
     "resnet18": (lambda: TinyResNet(), (1, 3, 32, 32)),
@@ -225,6 +249,9 @@ MODELS = {
                                        block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
                                        stochastic_depth_prob=0.0, num_classes=10),
                (1, 3, 64, 64)),
+    # optical flow, two 128 x 128 images as one input (at 64 x 64 the last correlation level
+    # is 1 x 1 and GridSample divides by 0)
+    "raft": (TinyRaft, (1, 6, 128, 128)),
 }
 
 class DetectorHead(nn.Module):
@@ -262,8 +289,11 @@ FULL_MODELS = {
 
 # ---------------------------------------------------------------- export
 
-# Models exported with a static batch only: a detector's outputs are per image, not a batch.
-STATIC_ONLY = {"ssdlite"}
+# Models exported with a static batch only: a detector's outputs are per image, not a batch;
+# RAFT's batch is not yet converted (its correlation volume's shape arithmetic).
+STATIC_ONLY = {"ssdlite", "raft"}
+# Models exported at other opsets: GridSample needs opset 16.
+OPSETS_OF = {"raft": (17,)}
 
 def perturb(model, generator):
     """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""
@@ -296,7 +326,8 @@ def describe(path):
             + " ".join(f"{k}:{v}" for k, v in sorted(ops.items())))
 
 
-def export_model(name, make, shape, out, opsets=OPSETS):
+def export_model(name, make, shape, out):
+    opsets = OPSETS_OF.get(name, OPSETS)
     lines = []
     torch.manual_seed(SEED)
     x = torch.rand(*shape) if name in ("srcnn", "ssdlite") else torch.randn(*shape)
