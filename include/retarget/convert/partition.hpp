@@ -10,6 +10,7 @@
 #ifndef RETARGET_CONVERT_PARTITION_HPP
 #define RETARGET_CONVERT_PARTITION_HPP
 
+#include <algorithm>
 #include <retarget/convert/refusals.hpp>
 #include <retarget/core/backend.hpp>
 #include <retarget/core/error.hpp>
@@ -36,19 +37,19 @@ struct partition {
   // Whether the engine refuses anything, so that there is a tail at all.
   bool needed() const { return !cut_at.empty(); }
 
-  // cut_at holds every refusal: those behind the first go to `behind`.
+  // cut_at holds every refusal: those behind another go to `behind`.
   void keep_first(const ir::model_view& view) {
-    std::vector<int> after;  // the nodes reading what a refused node makes
-    for (const auto& r : cut_at) {
-      const auto node = view.at(r.index);
-      for (std::size_t k = 0; k < node.output_count(); ++k)
-        if (!node.output(k).empty())
-          for (const int c : view.consumers(node.output(k))) after.push_back(c);
-    }
-    const auto ahead = ir::nodes_ahead_of(view, after);
-    const std::set<int> first(ahead.begin(), ahead.end());
+    std::vector<int> all;
+    for (const auto& r : cut_at) all.push_back(r.index);
     std::vector<refusal> kept;
-    for (auto& r : cut_at) (first.contains(r.index) ? kept : behind).push_back(std::move(r));
+    for (auto& r : cut_at) {
+      std::vector<int> others;
+      for (const int i : all)
+        if (i != r.index) others.push_back(i);
+      const auto ahead = ir::nodes_ahead_of(view, others);
+      const bool first = std::binary_search(ahead.begin(), ahead.end(), r.index);
+      (first ? kept : behind).push_back(std::move(r));
+    }
     cut_at = std::move(kept);
   }
 };
@@ -67,7 +68,12 @@ partition partition_for(const ir::model& m) {
     if (r.index >= 0 && moved.insert(r.index).second) out.cut_at.push_back(std::move(r));
   };
   auto refused = refused_nodes<B>(m);
-  for (auto& r : *refused) take(std::move(r));
+  for (auto& r : *refused) {
+    if (r.index < 0)
+      out.left.push_back(std::move(r));  // a graph output's: no cut moves it
+    else
+      take(std::move(r));
+  }
   if (moved.empty()) {
     out.parts.head = m;
     return out;
@@ -81,6 +87,10 @@ partition partition_for(const ir::model& m) {
                   " can run no part of the model: it refuses " + where(out.cut_at.front()) + " (" +
                   out.cut_at.front().why + "), and every node depends on what it refuses");
     out.parts = ir::split(m, view, head);
+    if (out.parts.head.output_names().empty())  // constants alone, made again by the tail
+      throw error("retarget: partition: " + std::string(B::name) +
+                  " can run no part of the model that gives a value: it refuses " +
+                  where(out.cut_at.front()) + " (" + out.cut_at.front().why + ")");
     const auto before = moved.size();
     out.left.clear();
     auto in_head = refused_nodes<B>(out.parts.head);
@@ -89,8 +99,14 @@ partition partition_for(const ir::model& m) {
         out.left.push_back(std::move(r));
         continue;
       }
-      // The head's nodes are the model's `head`, in the same order.
-      const int original = head.at(static_cast<std::size_t>(r.index));
+      // The model's node that makes the same value: the head keeps the model's value names,
+      // though not all its nodes (those the tail alone reads are dropped).
+      const auto node = out.parts.head.node(static_cast<std::size_t>(r.index));
+      int original = -1;
+      for (std::size_t k = 0; k < node.output_count() && original < 0; ++k)
+        if (!node.output(k).empty()) original = view.producer(node.output(k));
+      if (original < 0)
+        throw error("retarget: partition: " + where(r) + " of the head is no node of the model");
       r.node = view.describe(original);
       r.index = original;
       take(std::move(r));

@@ -77,7 +77,7 @@ struct convert_options {
       "With --partition, a model the engine cannot run whole is cut ahead of every node it\n"
       "refuses (or, with --partition-at, after the values named): OUT.onnx, the converted\n"
       "head, runs on the backend; OUT.rest.onnx on onnxruntime; OUT.pipeline.json runs the\n"
-      "two as one model (retarget run, retarget compare). The three are written together.\n";
+      "two as one model (retarget run, retarget compare); the pipeline file is written last.\n";
   option<std::optional<std::string>, "NAME", "a backend `retarget backends` lists"> backend;
   bounded<option<std::optional<int>, "N", "the opset of the default domain to convert to">,
           retarget::ir::min_opset, retarget::ir::max_opset>

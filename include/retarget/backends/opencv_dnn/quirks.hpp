@@ -156,12 +156,10 @@ struct no_einsum : rc::quirk<"no_einsum", rc::by_rule<einsum_as_matmul>> {
     const auto equation = s.node.attribute("equation");
     const auto plan = equation ? batched_matmul_of(equation->s()) : std::nullopt;
     if (!plan || s.node.input_count() != 2) return false;
-    auto a = s.model.static_shape(s.input(0)), b = s.model.static_shape(s.input(1));
+    const auto a = s.model.static_shape(s.input(0)), b = s.model.static_shape(s.input(1));
     if (!a || !b || s.model.constant(s.input(0)) || s.model.constant(s.input(1))) return false;
     if (s.model.element_type(s.input(0)) != static_cast<int>(ir::dtype::f32)) return false;
-    if (plan->transpose_a) std::swap((*a)[a->size() - 2], a->back());
-    if (plan->transpose_b) std::swap((*b)[b->size() - 2], b->back());
-    return matmul_of_computed_taken(*a, *b);
+    return matmul_of_computed_taken(*plan, *a, *b);
   }
 };
 

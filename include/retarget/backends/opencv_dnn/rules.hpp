@@ -2281,16 +2281,19 @@ inline std::optional<batched_matmul_plan> batched_matmul_of(std::string_view equ
     if (tb.find(x) != tb.npos && out.find(x) == out.npos) c = x;
   if (!c) return {};
   const char i = ta[0] == c ? ta[1] : ta[0], k = tb[0] == c ? tb[1] : tb[0];
-  if (i == k || a.find(i) < n - 2 || b.find(k) < n - 2) return {};
+  if (i == k) return {};
   if (to != std::string{i, k} && to != std::string{k, i}) return {};
   return batched_matmul_plan{n, ta[0] == c, tb[1] == c, to[0] == k};
 }
 
-// Whether OpenCV 4.6 multiplies the two computed operands as MatMul: of one rank, 2 to 6, with
-// the same leading dims (it does not broadcast them; probed on MaxViT's shapes).
-inline bool matmul_of_computed_taken(const std::vector<std::int64_t>& a,
-                                     const std::vector<std::int64_t>& b) {
-  if (a.size() != b.size() || a.size() < 2 || a.size() > 6) return false;
+// Whether OpenCV 4.6 multiplies the two computed operands of the plan (their dims as the
+// Einsum has them) as MatMul: of one rank, 2 to 6, with the same leading dims (it does not
+// broadcast them; probed on MaxViT's shapes).
+inline bool matmul_of_computed_taken(const batched_matmul_plan& plan, std::vector<std::int64_t> a,
+                                     std::vector<std::int64_t> b) {
+  if (a.size() != b.size() || a.size() != plan.rank || a.size() < 2 || a.size() > 6) return false;
+  if (plan.transpose_a) std::swap(a[a.size() - 2], a.back());
+  if (plan.transpose_b) std::swap(b[b.size() - 2], b.back());
   return std::equal(a.begin(), a.end() - 2, b.begin());
 }
 
@@ -2307,11 +2310,7 @@ struct einsum_as_matmul : rc::rule<"einsum_as_matmul"> {
     const auto as = a.has_shape() ? a.static_shape() : std::nullopt;
     const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
     if (!as || !bs) return rc::reject("a shape is not static");
-    auto a_dims = *as, b_dims = *bs;
-    const auto plan = *batched_matmul_of(equation->s());
-    if (plan.transpose_a) std::swap(a_dims[a_dims.size() - 2], a_dims.back());
-    if (plan.transpose_b) std::swap(b_dims[b_dims.size() - 2], b_dims.back());
-    if (!matmul_of_computed_taken(a_dims, b_dims))
+    if (!matmul_of_computed_taken(*batched_matmul_of(equation->s()), *as, *bs))
       return rc::reject("the operands' leading dims differ, or their rank is outside 2 to 6");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
     return true;

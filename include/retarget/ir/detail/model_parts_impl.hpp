@@ -52,6 +52,10 @@ RETARGET_COMPILED_DECL std::vector<int> nodes_computing(const model_view& view,
 RETARGET_COMPILED_DECL std::vector<int> nodes_ahead_of(const model_view& view,
                                                        std::span<const int> from) {
   const auto& g = view.graph();
+  // Who reads each value, a subgraph's reads of the outer graph counted as its node's.
+  std::unordered_map<std::string, std::vector<int>> readers;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (auto& r : reads_of(g.node(i))) readers[std::move(r)].push_back(i);
   std::vector<char> behind(static_cast<std::size_t>(g.node_size()), 0);
   std::vector<int> to_visit(from.begin(), from.end());
   while (!to_visit.empty()) {
@@ -59,8 +63,8 @@ RETARGET_COMPILED_DECL std::vector<int> nodes_ahead_of(const model_view& view,
     to_visit.pop_back();
     if (std::exchange(behind.at(static_cast<std::size_t>(i)), 1)) continue;
     for (const auto& o : g.node(i).output())
-      if (!o.empty())
-        for (const int c : view.consumers(o)) to_visit.push_back(c);
+      if (const auto it = readers.find(o); !o.empty() && it != readers.end())
+        to_visit.insert(to_visit.end(), it->second.begin(), it->second.end());
   }
   std::vector<int> out;
   for (int i = 0; i < g.node_size(); ++i)
@@ -74,7 +78,9 @@ namespace detail {
 inline model part_of(const model& m, const std::vector<char>& in_part,
                      const std::vector<onnx::ValueInfoProto>& inputs,
                      const std::vector<onnx::ValueInfoProto>& outputs) {
-  onnx::ModelProto proto = m.proto();  // shared weights have no bytes here: nothing large
+  // Weights m shares (a loaded model's mapped ones, an export's) have no bytes here; the
+  // others are copied, and those the part does not read dropped below.
+  onnx::ModelProto proto = m.proto();
   auto& g = *proto.mutable_graph();
   const auto& source = m.proto().graph();
   g.clear_node();
@@ -112,7 +118,9 @@ RETARGET_COMPILED_DECL model_parts split(const model& m, const model_view& view,
   // tail rather than handed over: an engine may compute it while loading and give no value.
   std::vector<char> input_free(static_cast<std::size_t>(g.node_size()), 0);
   for (int i = 0; i < g.node_size(); ++i) {
-    bool free = true;
+    // A random op made again would draw other values.
+    bool free = !g.node(i).op_type().starts_with("Random") &&
+                g.node(i).op_type() != "Multinomial" && g.node(i).op_type() != "Bernoulli";
     for (const auto& r : reads_of(g.node(i))) {
       const int p = view.producer(r);
       free = free && (p >= 0 ? input_free[static_cast<std::size_t>(p)] != 0
@@ -126,8 +134,6 @@ RETARGET_COMPILED_DECL model_parts split(const model& m, const model_view& view,
   std::vector<char> in_tail(in_head.size());
   for (std::size_t i = 0; i < in_tail.size(); ++i) in_tail[i] = !in_head[i] || input_free[i];
 
-  std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_outputs;
-  for (const auto& v : g.output()) graph_outputs.emplace(v.name(), &v);
   std::unordered_set<std::string> read_by_tail;
   std::vector<std::string> inputs_of_head, inputs_of_tail;
   std::unordered_set<std::string> input_seen_by_head, input_seen_by_tail;
@@ -170,11 +176,22 @@ RETARGET_COMPILED_DECL model_parts split(const model& m, const model_view& view,
     else if (!read_by_tail.contains(v.name()))
       head_outputs.push_back(v);
   }
+  // A weight the model lists as an input too (IR 3 needs it) stays one in the parts that read it.
+  std::unordered_set<std::string> read_by_head, read_by_any_tail;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (auto& r : reads_of(g.node(i))) {
+      if (is_head(i)) read_by_head.insert(r);
+      if (in_tail[static_cast<std::size_t>(i)]) read_by_any_tail.insert(std::move(r));
+    }
   std::vector<onnx::ValueInfoProto> head_inputs;
+  const auto listed = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
   for (const auto& v : g.input()) {
-    if (std::find(inputs_of_head.begin(), inputs_of_head.end(), v.name()) != inputs_of_head.end())
+    const bool weight = view.is_initializer(v.name());
+    if (listed(inputs_of_head, v.name()) || (weight && read_by_head.contains(v.name())))
       head_inputs.push_back(v);
-    if (std::find(inputs_of_tail.begin(), inputs_of_tail.end(), v.name()) != inputs_of_tail.end())
+    if (listed(inputs_of_tail, v.name()) || (weight && read_by_any_tail.contains(v.name())))
       tail_inputs.push_back(v);
   }
   out.head = detail::part_of(m, in_head, head_inputs, head_outputs);

@@ -22,6 +22,7 @@
 #include <retarget/ir/open_dims.hpp>
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/tool/detail/common.hpp>
+#include <retarget/tool/detail/partition_files.hpp>
 
 namespace retarget::tool::detail {
 
@@ -102,49 +103,21 @@ inline retarget::ir::model given_values(retarget::ir::model m, const convert_opt
   return m;
 }
 
-// The model cut ahead of what B refuses (convert/partition.hpp); a backend with no table of
-// refusals is stopped before it gets here.
-template <class B>
-retarget::convert::partition partition_for(const retarget::ir::model& m) {
-  if constexpr (retarget::convert::knows_refusals<B>)
-    return retarget::convert::partition_for<B>(m);
-  else
-    return {};
-}
-
-// The files of a partition written for -o OUT.onnx: OUT.onnx (the engine's part),
-// OUT.rest.onnx and OUT.pipeline.json.
-struct partition_files {
-  fs::path head, tail, pipeline;
-
-  explicit partition_files(const fs::path& output) : head(output) {
-    auto stem = output;
-    if (stem.extension() == ".onnx") stem.replace_extension();
-    tail = stem.string() + ".rest.onnx";
-    pipeline = stem.string() + ".pipeline.json";
-  }
-};
-
-// The rest of a partitioned model runs where every ONNX op does.
-inline const std::string rest_engine(retarget::backends::onnxruntime::name);
-
 // The two parts and the pipeline file, written together: each is made in a staging folder
-// beside them, and moved into place only when all three are whole.
+// beside them and moved into place, the pipeline file last, so that it never names a part that
+// is not there yet.
 inline void write_partition(retarget::ir::model_parts& parts, std::string_view engine,
                             const std::vector<std::string>& outputs, const fs::path& output,
                             std::ostream& out) {
   const partition_files files(output);
   const auto folder = files.head.parent_path().empty() ? fs::path(".") : files.head.parent_path();
   retarget::backend::scratch_folder staging(folder, "retarget-partition");
-  retarget::ir::save(parts.head, staging.path() / files.head.filename());
-  retarget::ir::save(parts.tail, staging.path() / files.tail.filename());
-  retarget::backend::write_pipeline({{{files.head.filename().string(), std::string(engine)},
-                                      {files.tail.filename().string(), rest_engine}},
-                                     outputs},
-                                    staging.path() / files.pipeline.filename());
+  save_parts(parts, engine, outputs, partition_files(staging.path() / files.head.filename()));
   std::vector<fs::path> made;
-  for (const auto& e : fs::directory_iterator(staging.path())) made.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(staging.path()))
+    if (e.path().filename() != files.pipeline.filename()) made.push_back(e.path());
   std::sort(made.begin(), made.end());
+  made.push_back(staging.path() / files.pipeline.filename());
   for (const auto& f : made) fs::rename(f, folder / f.filename());
   for (const auto& f : {files.head, files.tail, files.pipeline})
     out << "wrote " << f.string() << " (" << retarget::ir::human_bytes(fs::file_size(f)) << ")\n";
@@ -253,14 +226,16 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
     const auto& report = result.report;
     shown.clear();
     out << path.string() << ": " << to_string(report, o.explain.value);
-    if constexpr (!retarget::convert::knows_refusals<B>) {
-      if (o.partition && !parts)
-        throw usage_error("retarget: convert --partition: " + std::string(B::name) +
-                          " declares no table of what its engine refuses; name the values to "
-                          "cut after with --partition-at VALUE");
-    }
     if (o.partition && !parts) {
-      auto cut = in_file(path, [&] { return partition_for<B>(converted); });
+      auto cut = in_file(path, [&] {
+        if constexpr (retarget::convert::knows_refusals<B>)
+          return retarget::convert::partition_for<B>(converted);
+        else
+          throw usage_error("retarget: convert --partition: " + std::string(B::name) +
+                            " declares no table of what its engine refuses; name the values to "
+                            "cut after with --partition-at VALUE");
+        return retarget::convert::partition{};
+      });
       if (cut.needed()) {
         const auto refused = cut.cut_at.size() + cut.behind.size();
         out << "partition: " << B::name << " refuses " << refused
@@ -273,6 +248,8 @@ int convert(const convert_options& o, arguments& args, std::ostream& out) {
         parts = std::move(cut.parts);
       } else {
         out << "partition: " << B::name << " refuses no node: the whole model runs on it\n";
+        for (const auto& r : cut.left)
+          out << "  refused: " << retarget::convert::where(r) << ": " << r.why << "\n";
       }
     } else if (const auto refused = print_refusals<B>(converted, out, "  refused: ")) {
       out << "  " << B::name << " refuses " << *refused << (*refused == 1 ? " node" : " nodes")

@@ -19,6 +19,7 @@
 #include <retarget/ir/tensor_file.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <retarget/tool/detail/common.hpp>
+#include <retarget/tool/detail/partition_files.hpp>
 #include <sstream>
 
 namespace retarget::tool::detail {
@@ -183,21 +184,18 @@ struct deploy_job {
           return retarget::ir::split(exported.model, view,
                                      retarget::ir::nodes_computing(view, *part.end));
         } catch (const retarget::error& e) {
+          const std::string what =
+              std::string(e.what()).substr(std::string_view("retarget: ").size());
           cfg.document.fail("partition_config.partition_cfg[0].end",
-                            std::string(e.what()).substr(std::string_view("retarget: ").size()) +
-                                " in the exported model (is each a mark the model places?)");
+                            what.starts_with("no node makes")
+                                ? what + " in the exported model (is each a mark the model places?)"
+                                : what);
         }
       }();
-      backend_onnx = staging.path() / *part.save_file;
-      const auto stem = fs::path(*part.save_file).stem().string();
-      rest_file = staging.path() / (stem + ".rest.onnx");
-      retarget::ir::save(parts.head, backend_onnx);
-      retarget::ir::save(parts.tail, *rest_file);
-      retarget::backend::write_pipeline(
-          {{{backend_onnx.filename().string(), cfg.backend},
-            {rest_file->filename().string(), std::string(retarget::backends::onnxruntime::name)}},
-           exported.model.output_names()},
-          staging.path() / (stem + ".pipeline.json"));
+      const partition_files files(staging.path() / *part.save_file);
+      backend_onnx = files.head;
+      rest_file = files.tail;
+      save_parts(parts, cfg.backend, exported.model.output_names(), files);
       std::string at;
       boost::json::array boundary;
       for (const auto& v : parts.boundary) {
@@ -206,7 +204,7 @@ struct deploy_job {
       }
       summary_partition = boost::json::object{{"backend_part", backend_onnx.filename().string()},
                                               {"rest", rest_file->filename().string()},
-                                              {"pipeline", stem + ".pipeline.json"},
+                                              {"pipeline", files.pipeline.filename().string()},
                                               {"boundary", std::move(boundary)}};
       stage(out, 2, "cut",
             "at " + at + ": " + backend_onnx.filename().string() + " " +
@@ -313,8 +311,8 @@ struct deploy_job {
       for (const auto& [name, t] : outputs) values.insert_or_assign(name, t);
       const retarget::backend::scratch_folder scratch(fs::temp_directory_path(),
                                                       "retarget-deploy-rest");
-      auto rest = retarget::backend::run_model<Managers>(
-          {std::string(retarget::backends::onnxruntime::name), *rest_file}, values, scratch.path());
+      auto rest =
+          retarget::backend::run_model<Managers>({rest_engine, *rest_file}, values, scratch.path());
       outputs.merge(rest);
     }
     const auto& output_name = cfg.onnx.output_names->front();
@@ -342,13 +340,13 @@ struct deploy_job {
                             scientific(tolerance) + "; " + work_dir.string() + " is unchanged");
 
     // The other engines run the whole model: against the pipeline, where there is one.
-    const auto pipeline_file = staged / (fs::path(onnx_file).stem().string() + ".pipeline.json");
+    const auto pipeline_file = partition_files(onnx_file).pipeline;
     summary["compare"] =
-        rest_file
-            ? compare_engines<Managers>(whole_model, {cfg.backend + "+onnxruntime", pipeline_file},
-                                        compare_with, feeds, tolerance, E::name, work_dir, out)
-            : compare_engines<Managers>(onnx_file, {cfg.backend, onnx_file}, compare_with, feeds,
-                                        tolerance, E::name, work_dir, out);
+        rest_file ? compare_engines<Managers>(
+                        whole_model, {cfg.backend + "+" + rest_engine, pipeline_file}, compare_with,
+                        feeds, tolerance, E::name, work_dir, out)
+                  : compare_engines<Managers>(onnx_file, {cfg.backend, onnx_file}, compare_with,
+                                              feeds, tolerance, E::name, work_dir, out);
     boost::json::array files;
     for (const auto& f : backend_files) files.emplace_back(f.filename().string());
     summary["backend_files"] = std::move(files);
