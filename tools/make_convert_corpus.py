@@ -289,8 +289,10 @@ FULL_MODELS = {
 
 # ---------------------------------------------------------------- export
 
-# Models exported with a static batch only: a detector's outputs are per image, not a batch;
-# RAFT's batch is not yet converted (its correlation volume's shape arithmetic).
+# Models exported with a static batch only, because torch 1.13 exports no dynamic one that
+# ONNX Runtime runs: a detector traces its list of images as one image (a Split into one part,
+# which fails at a batch of 3), and RAFT's correlation scale with an open batch becomes a Sqrt
+# of an int64, which ONNX Runtime refuses to load.
 STATIC_ONLY = {"ssdlite", "raft"}
 # Models exported at other opsets: GridSample needs opset 16.
 OPSETS_OF = {"raft": (17,)}

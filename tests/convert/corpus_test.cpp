@@ -106,12 +106,7 @@ const std::set<std::string> not_yet = [] {
 
 // Architectures whose variants with a dynamic batch OpenCV 4.6 does not run yet, and why: the
 // check names nodes of each (so the list cannot go stale either).
-const std::set<std::string> not_yet_dynamic = {
-    "convnext_tiny",  // the written-out LayerNorms' broadcasts, OpenCV loading them at batch 1
-    "swin_t",         // a window Reshape fails at run time at batch 3
-    "vit",            // the class token expanded to the batch: a constant of the batch's size
-    "maxvit",         // a window partition's Reshape fails at run time at batch 3
-};
+const std::set<std::string> not_yet_dynamic = {};
 
 // Max abs error over max abs value of the reference (infinite when the shapes differ).
 double relative_error(const rx::tensor& got, const rx::tensor& reference) {

@@ -53,12 +53,12 @@ static_assert(
             cv::single_element_divisor, cv::add_broadcast_expanded, cv::sub_broadcast_expanded,
             cv::mul_broadcast_expanded, cv::div_broadcast_expanded, cv::max_broadcast_expanded,
             cv::min_broadcast_expanded, cv::sum_broadcast_expanded, cv::last_axis_scale,
-            cv::constant_concat_in_4d, cv::constant_add_without_leading_ones, cv::add_lifted,
-            cv::sub_lifted, cv::mul_lifted, cv::div_lifted, cv::min_lifted, cv::max_lifted,
-            cv::sum_lifted, cv::min_of_three_lifted, cv::max_of_three_lifted,
-            cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one, cv::sum_of_three_in_pairs,
-            cv::max_of_three_in_pairs, cv::min_of_three_in_pairs, cv::mul_on_axis_0_lifted,
-            cv::div_on_axis_0_lifted, cv::add_constant_in_accepted_form,
+            cv::batch_constant_concat_as_pad, cv::constant_concat_in_4d,
+            cv::constant_add_without_leading_ones, cv::add_lifted, cv::sub_lifted, cv::mul_lifted,
+            cv::div_lifted, cv::min_lifted, cv::max_lifted, cv::sum_lifted, cv::min_of_three_lifted,
+            cv::max_of_three_lifted, cv::sum_of_three_lifted, cv::min_of_one, cv::max_of_one,
+            cv::sum_of_three_in_pairs, cv::max_of_three_in_pairs, cv::min_of_three_in_pairs,
+            cv::mul_on_axis_0_lifted, cv::div_on_axis_0_lifted, cv::add_constant_in_accepted_form,
             cv::sub_constant_in_accepted_form, cv::mul_constant_in_accepted_form,
             cv::div_constant_in_accepted_form, cv::conv_in_2d, cv::max_pool_in_2d,
             cv::average_pool_in_2d, cv::concat_on_batch_of_two, cv::concat_on_batch_of_three,
@@ -76,12 +76,14 @@ static_assert(
             cv::softmax_1d_as_row, cv::log_softmax_1d_as_row, cv::sum_of_two_as_add,
             cv::sum_as_adds, cv::slice_axis_by_axis, cv::constant_first_matmul,
             cv::gemm_scales_folded, cv::cumsum_on_last_axis, cv::gather_from_front,
-            cv::gather_one_as_slice, cv::resize_linear_coordinates_written,
-            cv::resize_to_one_sliced, cv::edge_pad_in_steps, cv::softmax_axis_written_out,
-            cv::log_softmax_axis_written_out, cv::concat_axis_from_front,
-            cv::average_pool_same_upper_written, cv::average_pool_padded_first,
-            cv::max_pool_valid_pads_written, cv::average_pool_valid_pads_written,
-            cv::max_pool_same_lower, cv::average_pool_same_lower, cv::conv_same_lower>>);
+            cv::gather_one_as_slice, cv::reduce_mean_2d_lifted, cv::reduce_max_2d_lifted,
+            cv::reduce_min_2d_lifted, cv::reduce_prod_2d_lifted,
+            cv::resize_linear_coordinates_written, cv::resize_to_one_sliced, cv::edge_pad_in_steps,
+            cv::softmax_axis_written_out, cv::log_softmax_axis_written_out,
+            cv::concat_axis_from_front, cv::average_pool_same_upper_written,
+            cv::average_pool_padded_first, cv::max_pool_valid_pads_written,
+            cv::average_pool_valid_pads_written, cv::max_pool_same_lower,
+            cv::average_pool_same_lower, cv::conv_same_lower>>);
 
 rx::value f32(rx::graph& g, std::vector<float> v, std::vector<std::int64_t> dims) {
   return g.constant(rx::tensor::of<float>(std::span<const float>(v), dims));
@@ -276,11 +278,11 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
          return finish(g, g.op("Resize", x, f32(g, {}, {0}), f32(g, {1, 1, 1.5, 1.5}, {4}),
                                "mode"_s = "cubic"));
        }},
-      {"expand_one_way",
+      {"expand_to_lower_rank",
        [] {
          rx::graph g(13);
          auto x = g.input("x", rx::dtype::f32, {2, 3});
-         return finish(g, g.op("Expand", x, i64(g, {1, 3}, {2})));
+         return finish(g, g.op("Expand", x, i64(g, {3}, {1})));
        }},
       {"expand_shape_computed",
        [] {
@@ -345,6 +347,41 @@ const std::map<std::string, std::function<rx::model()>, std::less<>>& models() {
       {"concat_constant_on_batch", [] { return found_by_seed("9825"); }},
       {"expand_other_axes", [] { return found_by_seed("9693"); }},
       {"gather_index_tensor", [] { return found_by_seed("9609"); }},
+      // The quirks of open dims, on models with a dynamic batch (probed at a batch of 3).
+      {"gather_scalar_shape_at_load",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {"n", 3, 4, 5});
+         return finish(g, g.op("Gather", g.op("Relu", x), i64(g, {1}, {}), "axis"_i = 1));
+       }},
+      {"reduce_2d_at_load_size",
+       [] {
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {"n", 8, 2, 2});
+         auto features = g.op("Flatten", g.op("GlobalAveragePool", x));
+         return finish(g, g.op("ReduceMean", features, "axes"_i = {-1}, "keepdims"_i = 1));
+       }},
+      {"constant_of_the_batch",
+       [] {
+         // ViT's class token, expanded to the batch as torch writes expand(n, -1, -1).
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {"n", 4, 8});
+         auto n = g.op("Slice", g.op("Shape", x), i64(g, {0}, {1}), i64(g, {1}, {1}));
+         auto target = g.op("Concat", n, i64(g, {1, 8}, {2}), "axis"_i = 0);
+         std::vector<float> token(8);
+         for (std::size_t i = 0; i < token.size(); ++i) token[i] = 0.5f + static_cast<float>(i);
+         auto cls = g.op("Expand", f32(g, token, {1, 1, 8}), target);
+         return finish(g, g.op("Concat", cls, g.op("Relu", x), "axis"_i = 1));
+       }},
+      {"computed_broadcast_open_dims",
+       [] {
+         // Squeeze-and-excitation's scale.
+         rx::graph g(13);
+         auto x = g.input("x", rx::dtype::f32, {"n", 4, 3, 3});
+         auto r = g.op("Relu", x);
+         auto scale = g.op("Sigmoid", g.op("ReduceMean", r, "axes"_i = {2, 3}, "keepdims"_i = 1));
+         return finish(g, g.op("Mul", r, scale));
+       }},
       {"window_wider_than_input", [] { return found_by_seed("9796"); }},
       {"resize_linear_default_coordinates", [] { return found_by_seed("10597"); }},
       {"resize_scale_not_whole", [] { return found_by_seed("11143"); }},

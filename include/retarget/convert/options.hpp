@@ -37,6 +37,10 @@ struct options {
   // all shape arithmetic folds, and the results joined (ir/open_dims.hpp); where they cannot
   // be, it is converted with the dims open, and the report says why.
   bool keep_open_dims = true;
+  // Set by convert itself on a model ir::with_sizes made (one of the two sizes it converts a
+  // dynamic batch at): the engine meets those dims open, and a rule fixing what it does with
+  // open dims reads this (m.cfg().at_trial_sizes).
+  bool at_trial_sizes = false;
   // Inexact rewrites the caller allows, by name (a backend's package lists its own, e.g.
   // opencv_dnn's "cubic_resize_as_linear"); none is applied unless named here.
   std::vector<std::string> approximations = {};

@@ -3,17 +3,18 @@
 // what `retarget check --backend` prints, the approximations it offers and the docs' table all
 // come from that list, so a rule and the refusal it answers cannot disagree.
 //
-//   struct expand_one_way : quirk<"expand_one_way", by_rule<expand_to_own_shape>> {
+//   struct expand_to_lower_rank : quirk<"expand_to_lower_rank", by_rule<expand_to_own_shape>> {
 //     static constexpr std::string_view summary = "...";   // for the docs' table
 //     static constexpr std::string_view reason = "...";    // or reason(const quirk_site&)
 //     static constexpr std::string_view remedy = "...";    // said after the reason, if any
 //     static bool found(const quirk_site& s);              // none: the engine fails silently
 //   };
-//   template <> struct quirks_for<my_engine> : quirk_list<expand_one_way, ...> {};
+//   template <> struct quirks_for<my_engine> : quirk_list<expand_to_lower_rank, ...> {};
 //   template <> struct rules_for<my_engine> : rules_from_quirks<my_engine> {};
 #ifndef RETARGET_CONVERT_QUIRK_HPP
 #define RETARGET_CONVERT_QUIRK_HPP
 
+#include <algorithm>
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/open_dims.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -258,13 +260,24 @@ struct quirk_list {
 // The nodes of m where quirk Q is found.
 template <class Q>
 std::vector<int> quirk_sites(const ir::model& model) {
-  const refusal_context m(model);
-  const auto facts = detail::prepare_facts<Q>(m);
   std::vector<int> out;
-  for (int i = 0; i < m.node_count(); ++i)
-    if ((m.at(i).in_default_domain() || requires { Q::any_domain; }) &&
-        detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts))
-      out.push_back(i);
+  const auto sites_in = [&out](const ir::model& at) {
+    const refusal_context m(at);
+    const auto facts = detail::prepare_facts<Q>(m);
+    for (int i = 0; i < m.node_count(); ++i)
+      if ((m.at(i).in_default_domain() || requires { Q::any_domain; }) &&
+          detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts) &&
+          std::find(out.begin(), out.end(), i) == out.end())
+        out.push_back(i);
+  };
+  // Open dims (a dynamic batch) are met at a size, as refused_nodes meets them.
+  const auto open = ir::open_dims(model);
+  if (open.empty()) {
+    sites_in(model);
+  } else {
+    for (const auto size : ir::checked_sizes) sites_in(ir::with_sizes(model, open, size));
+    std::sort(out.begin(), out.end());
+  }
   return out;
 }
 

@@ -17,7 +17,9 @@
 #include <map>
 #include <retarget/core/config.hpp>
 #include <retarget/ir/model.hpp>
+#include <retarget/ir/model_view.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace retarget::ir {
@@ -28,6 +30,12 @@ inline constexpr std::int64_t trial_sizes[] = {2, 5};
 // The sizes a check of what an engine refuses gives them: 1 as well, a size users run and the
 // one an engine may take an open batch for when it loads the model (OpenCV 4.6 does).
 inline constexpr std::int64_t checked_sizes[] = {1, 2, 5};
+
+// The metadata key with_sizes marks its result with (the dims it gave sizes, as describe()
+// says them): an engine loading the model meets those dims open, so what it does with open
+// dims applies to the model at its sizes too (OpenCV 4.6 computes some shapes once, when it
+// loads the model, at a batch of 1). joined_over_sizes drops it.
+inline constexpr std::string_view trial_sizes_key = "retarget:open_dims_at_trial_sizes";
 
 // A dim a graph input leaves open: its input, axis and name ("" for an unnamed one). Dims of
 // one name are one size: they are given it together.
@@ -46,9 +54,14 @@ struct open_dim {
 RETARGET_COMPILED_DECL std::vector<open_dim> open_dims(const model& m);
 
 // m with each dim of `open` given a size: the first key `base`, the next `base` + 1, and so on
-// (distinct sizes, so that two open dims are never confused); the weights stay shared.
+// (distinct sizes, so that two open dims are never confused), marked as trial_sizes_key says;
+// the weights stay shared.
 RETARGET_COMPILED_DECL model with_sizes(const model& m, const std::vector<open_dim>& open,
                                         std::int64_t base);
+
+// Whether m is a model with_sizes made: its sizes stand for open dims an engine meets open.
+RETARGET_COMPILED_DECL bool at_trial_sizes(const model& m);
+RETARGET_COMPILED_DECL bool at_trial_sizes(const model_view& m);
 
 // m with its open dims given sizes, by key (a dim's name, or "input:axis" for an unnamed one, as
 // open_dim::key() says), the others left open (`retarget convert --dim NAME=N`, as onnxsim's

@@ -26,6 +26,7 @@
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/dtype.hpp>
 #include <retarget/ir/node_view.hpp>
+#include <retarget/ir/open_dims.hpp>
 #include <retarget/ir/tensor_stats.hpp>
 #include <span>
 #include <string>
@@ -232,12 +233,13 @@ struct cubic_resize : rc::quirk<"cubic_resize", cubic_resize_as_linear> {
   }
 };
 
-struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_shape>> {
+struct expand_to_lower_rank : rc::quirk<"expand_to_lower_rank", rc::by_rule<expand_to_own_shape>> {
   static constexpr std::string_view summary =
-      "Expand broadcasts one way only: an Expand to a smaller target shape than its input's is "
-      "refused (torch's expand(n, -1, -1) once the -1s are folded to 1s)";
+      "Expand to a target shape of a lower rank than its input's fails to load, even where the "
+      "output is the input itself ([2, 3] to [3]); a 1 where the input is wider, at its rank, "
+      "is taken (torch's expand(n, -1, -1) once the -1s are folded to 1s)";
   static constexpr std::string_view reason =
-      "OpenCV 4.6 expands one way only: the target shape is smaller than the input's";
+      "OpenCV 4.6 expands to a target shape of the input's rank only";
   static constexpr std::string_view remedy = "convert drops an Expand to the input's own shape";
   static bool found(const site& s) {
     if (s.op() != "Expand") return false;
@@ -245,12 +247,9 @@ struct expand_one_way : rc::quirk<"expand_one_way", rc::by_rule<expand_to_own_sh
     const auto* target = s.model.constant(s.input(1));
     if (!in || !target) return false;
     const auto dims = ir::values_as_double(ir::tensor_view(target));
-    const auto offset =
-        static_cast<std::ptrdiff_t>(in->size()) - static_cast<std::ptrdiff_t>(dims.size());
-    if (offset < 0) return false;  // a target of a higher rank: expand_other_axes's
-    for (std::size_t k = 0; k < dims.size(); ++k)
-      if (dims[k] == 1 && (*in)[static_cast<std::size_t>(offset) + k] != 1) return true;
-    return false;
+    // A target that grows an axis too is expand_other_axes's.
+    const auto out = expansion::output(*in, dims);
+    return dims.size() < in->size() && out && *out == *in;
   }
 };
 
@@ -397,6 +396,30 @@ struct last_axis_vector : rc::quirk<"last_axis_vector", rc::by_rule<last_axis_sc
   static constexpr std::string_view summary =
       "a 3-D or 4-D tensor times a constant vector along its last axis is scaled along axis 1 "
       "(no error: wrong numbers)";
+};
+
+// Found where the constant is expanded to the batch's shape as computed (torch's expand(n, -1,
+// -1)); at a trial size that shape folds and the rule's own condition finds the constant.
+struct constant_of_the_batch
+    : rc::quirk<"constant_of_the_batch", rc::by_rule<batch_constant_concat_as_pad>> {
+  static constexpr std::string_view summary =
+      "in a model with open dims (a dynamic batch), a constant expanded to the batch and joined "
+      "to a computed tensor (ViT's class token) is computed from the batch; OpenCV computes no "
+      "Expand to a computed shape, and once folded the constant holds for one batch only";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 cannot expand a constant to the batch of a model with open dims";
+  static constexpr std::string_view remedy =
+      "convert joins it as the computed tensor padded with zeros plus a constant free of the "
+      "batch";
+  static bool found(const site& s) {
+    if (s.op() != "Concat" || s.node.input_count() != 2 || !ir::at_trial_sizes(s.model))
+      return false;
+    const int expand = s.model.producer(s.input(0));
+    if (expand < 0 || s.model.constant(s.input(1))) return false;
+    const auto e = s.model.at(expand);
+    return e.op_type() == "Expand" && s.model.constant(e.input(0)) &&
+           !s.model.constant(e.input(1));
+  }
 };
 
 struct concat_outside_4d : rc::quirk<"concat_outside_4d", rc::by_rule<constant_concat_in_4d>> {
@@ -709,6 +732,33 @@ struct computed_broadcast
     const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
     if (!a || !b || broadcast::single(*a) || broadcast::single(*b)) return false;
     return !broadcast::computed_taken(s.op(), *a, *b);
+  }
+};
+
+// The corpus's dynamic Swin (a LayerNorm's [N, 16, 16, 16] over [N, 16, 16, 1]) and MaxViT
+// (squeeze-and-excitation's [N, C, H, W] times [N, C, 1, 1]): probed at a batch of 3, every
+// form computed_broadcast lets pass fails to run once the batch is open.
+struct computed_broadcast_open_dims
+    : rc::quirk<"computed_broadcast_open_dims",
+                rc::by_rule<mul_broadcast_expanded, div_broadcast_expanded>>,
+      fused_softmax_nodes {
+  static constexpr std::string_view summary =
+      "in a model with open dims (a dynamic batch), a Mul or Div of two computed inputs "
+      "broadcast per channel or along one axis fails to run at any batch but 1";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 broadcasts two computed inputs at a batch of 1 only, when the batch is open";
+  static constexpr std::string_view remedy =
+      "convert expands each input to the output's shape first";
+  static bool found(const site& s, const facts& fused) {
+    if ((s.op() != "Mul" && s.op() != "Div") || s.node.input_count() != 2) return false;
+    if (fused[static_cast<std::size_t>(s.index)] || !ir::at_trial_sizes(s.model)) return false;
+    const auto& m = s.model;
+    if (m.constant(s.input(0)) || m.constant(s.input(1))) return false;
+    const auto a = m.static_shape(s.input(0)), b = m.static_shape(s.input(1));
+    if (!a || !b || broadcast::single(*a) || broadcast::single(*b)) return false;
+    // The forms computed_broadcast lists are its own.
+    return broadcast::computed_taken(s.op(), *a, *b) &&
+           !broadcast::computed_taken(s.op(), *a, *b, true);
   }
 };
 
@@ -1623,6 +1673,56 @@ struct gather_index_tensor : rc::quirk<"gather_index_tensor", rc::by_rule<gather
   }
 };
 
+// The corpus's dynamic Swin (q, k, v = qkv[0], qkv[1], qkv[2]): at a batch of 3 the Reshape
+// OpenCV makes of the Gather fails, its shape [16, 1, 16, 16] fixed at a batch of 1.
+struct gather_scalar_shape_at_load
+    : rc::quirk<"gather_scalar_shape_at_load", rc::by_rule<gather_one_as_slice>> {
+  static constexpr std::string_view summary =
+      "a Gather of a scalar index from a computed tensor, in a model with open dims (a dynamic "
+      "batch), drops the axis by a Reshape to the shape computed when loading, at a batch of 1: "
+      "at another batch it fails to run";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 drops a scalar Gather's axis by a shape it fixes when loading, at a batch of 1";
+  static constexpr std::string_view remedy =
+      "convert writes it as a Slice of the axis and a Reshape that holds for any batch";
+  static bool found(const site& s) {
+    if (s.op() != "Gather" || !ir::at_trial_sizes(s.model) || s.model.constant(s.input(0)))
+      return false;
+    const ir::tensor_view i = s.model.constant(s.input(1));
+    const auto in = s.model.static_shape(s.input(0));
+    return i && i.element_count() == 1 && i.dims().empty() && (!in || in->size() >= 2);
+  }
+  static bool fixable(const site& s) { return s.model.static_shape(s.input(0)).has_value(); }
+};
+
+// The corpus's dynamic MaxViT (the classifier's LayerNorm over [N, C]): at a batch of 3 the
+// Reshape OpenCV ends the ReduceMean with fails, its shape [1, 1] fixed at a batch of 1;
+// probed for ReduceMean, ReduceMax, ReduceMin and ReduceProd, and wrong numbers along axis 0.
+struct reduce_2d_at_load_size
+    : rc::quirk<"reduce_2d_at_load_size",
+                rc::by_rule<reduce_mean_2d_lifted, reduce_max_2d_lifted, reduce_min_2d_lifted,
+                            reduce_prod_2d_lifted>> {
+  static constexpr std::string_view summary =
+      "a ReduceMean, ReduceMax, ReduceMin or ReduceProd of a 2-D computed tensor, in a model "
+      "with open dims (a dynamic batch), ends with a Reshape to the shape computed when loading, "
+      "at a batch of 1: at another batch it fails to run (along axis 0, wrong numbers)";
+  static constexpr std::string_view reason =
+      "OpenCV 4.6 reshapes a 2-D reduction's result to a shape it fixes when loading, at a "
+      "batch of 1";
+  static constexpr std::string_view remedy =
+      "along axis 1, convert reduces it as [N, 1, C], whose result OpenCV reshapes by the batch";
+  static bool found(const site& s) {
+    if (!reduces_with_shape_at_load(s.op()) || !ir::at_trial_sizes(s.model) ||
+        s.model.constant(s.input(0)))
+      return false;
+    const auto in = s.model.static_shape(s.input(0));
+    return in && in->size() == 2;
+  }
+  static bool fixable(const site& s) {
+    return s.model.opset() < 18 && reduced_axes(s.node, 2) == std::vector<std::int64_t>{1};
+  }
+};
+
 // tests/data/differential/seed-1017-* (asymmetric pads), seed-5101-* (dilations: a wrong
 // shape), seed-5071-* (SAME at stride 2: a wrong shape).
 struct conv_transpose_unsupported : rc::quirk<"conv_transpose_unsupported"> {
@@ -2069,11 +2169,12 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::clip_bounds_as_inputs,
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize_by_whole_factor,
           retarget::backends::opencv_dnn_convert::quirks::cubic_resize,
-          retarget::backends::opencv_dnn_convert::quirks::expand_one_way,
+          retarget::backends::opencv_dnn_convert::quirks::expand_to_lower_rank,
           retarget::backends::opencv_dnn_convert::quirks::expand_shape_computed,
           retarget::backends::opencv_dnn_convert::quirks::expand_other_axes,
           retarget::backends::opencv_dnn_convert::quirks::computed_single_element,
           retarget::backends::opencv_dnn_convert::quirks::last_axis_vector,
+          retarget::backends::opencv_dnn_convert::quirks::constant_of_the_batch,
           retarget::backends::opencv_dnn_convert::quirks::concat_outside_4d,
           retarget::backends::opencv_dnn_convert::quirks::import_time_arithmetic,
           retarget::backends::opencv_dnn_convert::quirks::import_time_gather,
@@ -2086,6 +2187,7 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_across_ranks,
           retarget::backends::opencv_dnn_convert::quirks::comparison_broadcasts_constant,
           retarget::backends::opencv_dnn_convert::quirks::computed_broadcast,
+          retarget::backends::opencv_dnn_convert::quirks::computed_broadcast_open_dims,
           retarget::backends::opencv_dnn_convert::quirks::three_inputs_broadcast,
           retarget::backends::opencv_dnn_convert::quirks::constant_along_axis_0,
           retarget::backends::opencv_dnn_convert::quirks::constant_broadcast,
@@ -2119,6 +2221,8 @@ struct retarget::convert::quirks_for<retarget::backends::opencv_dnn>
           retarget::backends::opencv_dnn_convert::quirks::cumsum_off_last_axis,
           retarget::backends::opencv_dnn_convert::quirks::gather_computed,
           retarget::backends::opencv_dnn_convert::quirks::gather_index_tensor,
+          retarget::backends::opencv_dnn_convert::quirks::gather_scalar_shape_at_load,
+          retarget::backends::opencv_dnn_convert::quirks::reduce_2d_at_load_size,
           retarget::backends::opencv_dnn_convert::quirks::conv_transpose_unsupported,
           retarget::backends::opencv_dnn_convert::quirks::resize_nearest_modes,
           retarget::backends::opencv_dnn_convert::quirks::resize_linear_default_coordinates,

@@ -103,14 +103,17 @@ inline dims aligned(const dims& in, std::size_t rank) {
   return out;
 }
 
-// Whether OpenCV computes it as written: a target of in's rank that is the output itself (a 1
-// where in is wider is expand_one_way), growing one axis, 0 or 1. A target of a higher rank
-// leaves the output's rank unknown to the layers after it (a Max after [2] expanded to [1, 2]
-// fails to load: seed 20984), so it goes in steps too.
+// Whether OpenCV computes it as written: a target of in's rank, each axis the output's or a 1
+// where in is as wide (measured: [6, 1, 1] to [1, 8, 1] runs, as the batch-free targets of a
+// dynamic batch are written), growing one axis, 0 or 1. A target of a higher rank leaves the
+// output's rank unknown to the layers after it (a Max after [2] expanded to [1, 2] fails to
+// load: seed 20984), so it goes in steps too; one of a lower rank fails to load.
 inline bool accepted(const dims& in, const std::vector<double>& target, const dims& out) {
   if (target.size() != in.size()) return false;
-  for (std::size_t k = 0; k < out.size(); ++k)
-    if (static_cast<std::int64_t>(target[k]) != out[k]) return false;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const auto t = static_cast<std::int64_t>(target[k]);
+    if (t != out[k] && !(t == 1 && in[k] == out[k])) return false;
+  }
   std::vector<std::size_t> grown;
   for (std::size_t k = 0; k < out.size(); ++k)
     if (in[k] != out[k]) grown.push_back(k);
@@ -352,6 +355,65 @@ struct constant_concat_in_4d : rc::rule<"constant_concat_in_4d"> {
   }
 };
 using last_axis_shift = last_axis_constant<"Add", "last_axis_shift">;
+
+// A stored constant joined before a computed tensor along another axis than the batch, the
+// same along axis 0 and as long as the batch (ViT's class token expanded to the batch, once the
+// batch's shape arithmetic is folded at a trial size): a constant that holds for one batch
+// only, so the model could not stay dynamic. Written as the computed tensor padded with zeros
+// where the constant goes, plus the constant's one row there and zeros elsewhere, a constant
+// free of the batch. Exact: each element is x + 0 or 0 + c.
+struct batch_constant_concat_as_pad : rc::rule<"batch_constant_concat_as_pad"> {
+  static constexpr auto pattern = rc::op<"Concat">("a"_c, "b"_v).as<"concat">();
+  static std::int64_t axis(const auto& m, std::size_t rank) {
+    const auto a = m["concat"_n]["axis"_i].value_or(0);
+    return a < 0 ? a + static_cast<std::int64_t>(rank) : a;
+  }
+  static rc::verdict condition(const auto& m) {
+    if (!m.cfg().at_trial_sizes) return rc::reject("the model has no open dims");
+    if (m.graph().opset() < 11) return rc::reject("before opset 11 Pad's pads are an attribute");
+    const auto& b = m["b"_v];
+    if (m.graph().constant_data(b)) return rc::reject("both inputs are constants");
+    const auto shape = b.has_shape() ? b.static_shape() : std::nullopt;
+    if (!shape || shape->size() < 2 || b.dtype() != ir::dtype::f32)
+      return rc::reject("the computed input is not a static float32 tensor of 2 dims or more");
+    if (axis(m, shape->size()) == 0) return rc::reject("joined along the batch");
+    const ir::tensor_view a = m.graph().constant_data(m["a"_c]);
+    const auto dims = a.dims();
+    if (dims.size() != shape->size() || dims[0] != (*shape)[0] || dims[0] < 2)
+      return rc::reject("the constant is not as long as the batch");
+    const auto values = ir::values_as_double(a);
+    const auto row = values.size() / static_cast<std::size_t>(dims[0]);
+    for (std::size_t i = row; i < values.size(); ++i)
+      if (values[i] != values[i % row]) return rc::reject("the constant differs along the batch");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto in = *m["b"_v].static_shape();
+    const auto k = static_cast<std::size_t>(axis(m, in.size()));
+    const ir::tensor_view a = g.constant_data(m["a"_c]);
+    const auto length = a.dims()[k];
+    std::vector<std::int64_t> pads(2 * in.size(), 0);
+    pads[k] = length;
+    const auto padded = g.op("Pad", m["b"_v], ir::ints_constant(g, pads));
+    // The constant's one row in place, zeros after it, over the output's dims but the batch.
+    std::vector<std::int64_t> dims(in.begin() + 1, in.end());
+    dims[k - 1] += length;
+    const auto values = ir::values_as_double(a);
+    std::int64_t inner = 1;
+    for (auto d = k + 1; d < in.size(); ++d) inner *= in[d];
+    std::vector<float> row(static_cast<std::size_t>(ir::element_count(dims)), 0.0f);
+    const auto run = length * inner;  // the constant's elements per step along axis k - 1
+    const auto step = dims[k - 1] * inner;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const auto at = static_cast<std::int64_t>(i) % step;
+      if (at < run)
+        row[i] = static_cast<float>(
+            values[static_cast<std::size_t>(static_cast<std::int64_t>(i) / step * run + at)]);
+    }
+    return g.op("Add", padded,
+                g.constant(ir::tensor::of<float>(std::span<const float>(row), dims)));
+  }
+};
 
 // Whether a stored constant of dims c, added to a computed tensor of rank `x_rank`, has leading
 // 1s that can go: 2 dims or more, the first 1, and no more dims than x (of more, its leading 1s
@@ -1104,6 +1166,59 @@ struct as_reshape : rc::rule<Name> {
 using squeeze_as_reshape = as_reshape<"Squeeze", "squeeze_as_reshape">;
 using unsqueeze_as_reshape = as_reshape<"Unsqueeze", "unsqueeze_as_reshape">;
 
+// The reductions whose axes are an attribute (until opset 18) that OpenCV 4.6 ends with a
+// Reshape to the shape it computes when loading: a 2-D computed input in a model with open dims
+// (reduce_2d_at_load_size).
+inline bool reduces_with_shape_at_load(std::string_view op) {
+  return op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceProd";
+}
+
+// The axes a reduction names (its attribute, counted from the front), all of them when none.
+inline std::vector<std::int64_t> reduced_axes(const ir::node_view& n, std::size_t rank) {
+  std::vector<std::int64_t> axes;
+  if (const auto a = n.attribute("axes")) axes = a->ints();
+  if (axes.empty())
+    for (std::size_t i = 0; i < rank; ++i) axes.push_back(static_cast<std::int64_t>(i));
+  for (auto& a : axes)
+    if (a < 0) a += static_cast<std::int64_t>(rank);
+  return axes;
+}
+
+// A reduction along axis 1 of a 2-D computed tensor [N, C], in a model with open dims: OpenCV
+// 4.6 reshapes its result to [1, 1], the shape at a batch of 1, and fails at any other. Over
+// [N, 1, C] (axis 2) it reshapes by the batch it is given: a Reshape on each side keeps the
+// result's shape. Exact: the same elements are reduced. Not along axis 0 (the batch), which
+// OpenCV gets wrong whatever the form.
+template <fixed_string Op, fixed_string Name>
+struct reduce_2d_lifted : rc::rule<Name> {
+  static constexpr auto pattern = rc::op<Op>("x"_v).template as<"node">();
+  static rc::verdict condition(const auto& m) {
+    if (!m.cfg().at_trial_sizes) return rc::reject("the model has no open dims");
+    if (m.graph().opset() >= 18) return rc::reject("its axes are an input (opset 18)");
+    const auto& x = m["x"_v];
+    if (m.graph().constant_data(x)) return rc::reject("a constant: convert folds it");
+    const auto shape = x.has_shape() ? x.static_shape() : std::nullopt;
+    if (!shape || shape->size() != 2) return rc::reject("not a static 2-D tensor");
+    const auto axes = reduced_axes(*m["node"_n].node, 2);
+    if (axes != std::vector<std::int64_t>{1}) return rc::reject("not along axis 1 alone");
+    return true;
+  }
+  static ir::value replace(ir::graph& g, const auto& m) {
+    const auto node = *m["node"_n].node;
+    const auto keep = node.attribute("keepdims") ? node.attribute("keepdims")->i() : 1;
+    const auto lifted = g.op("Reshape", m["x"_v], ir::ints_constant(g, {0, 1, -1}));
+    const auto reduced = g.op(retarget::runtime_op{std::string(Op.view())}, lifted, "axes"_i = {2},
+                              "keepdims"_i = 1);
+    return g.op("Reshape", reduced,
+                ir::ints_constant(
+                    g, keep ? std::vector<std::int64_t>{0, 1} : std::vector<std::int64_t>{-1}));
+  }
+};
+using reduce_mean_2d_lifted = reduce_2d_lifted<"ReduceMean", "reduce_mean_2d_lifted">;
+using reduce_max_2d_lifted = reduce_2d_lifted<"ReduceMax", "reduce_max_2d_lifted">;
+using reduce_min_2d_lifted = reduce_2d_lifted<"ReduceMin", "reduce_min_2d_lifted">;
+using reduce_prod_2d_lifted = reduce_2d_lifted<"ReduceProd", "reduce_prod_2d_lifted">;
+
 // A Flatten at the axis past the last (axis = rank, its default 1 for a 1-D tensor): OpenCV 4.6
 // fails to load it. Its output is [N, 1], N the input's element count, as a Reshape to [-1, 1]
 // writes it, which OpenCV takes for every rank (measured for 1-D to 4-D, an input and a computed
@@ -1362,7 +1477,11 @@ struct gather_one_as_slice : rc::rule<"gather_one_as_slice"> {
     if (!shape) return rc::reject("the input's shape is not static");
     const ir::tensor_view i = m.graph().constant_data(m["i"_c]);
     if (i.element_count() != 1) return rc::reject("more than one index");
-    if (i.dims().empty()) return rc::reject("a scalar index, whose axis goes (gather_from_front)");
+    // A scalar index at a static batch is OpenCV's own Slice and Reshape (gather_from_front's).
+    if (i.dims().empty() && !m.cfg().at_trial_sizes)
+      return rc::reject("a scalar index, with no open dims (gather_from_front)");
+    if (i.dims().empty() && shape->size() < 2)
+      return rc::reject("a scalar of a 1-D input, whose shape holds for any batch");
     if (shape->size() < 2 && i.dims().size() == 1)
       return rc::reject("a 1-D input by a [1] index, which OpenCV gathers as it should");
     return true;
@@ -1380,7 +1499,7 @@ struct gather_one_as_slice : rc::rule<"gather_one_as_slice"> {
                   ir::ints_constant(g, {index + 1}), ir::ints_constant(g, {axis}));
     const auto index_dims = i.dims();
     if (index_dims.size() == 1) return y;
-    // The axis becomes the index's dims, all ones.
+    // The axis becomes the index's dims, all ones (none for a scalar: the axis goes).
     shape.erase(shape.begin() + axis);
     shape.insert(shape.begin() + axis, index_dims.begin(), index_dims.end());
     return g.op("Reshape", y, ir::ints_constant(g, shape));
@@ -2122,9 +2241,12 @@ namespace broadcast {
 // Max, Min and Sum in no form reliably (each fails to load or run, or runs wrong, for some
 // producer of the same shapes: tests/data/differential/seed-5067-*, seed-9309-*). A Div
 // broadcasts its divisor only: a broadcast dividend is divided by, not into (seed-41218-*).
-inline bool computed_taken(std::string_view op, const dims& a, const dims& b) {
+// In a model with open dims (`open`) Mul and Div fail too, per channel or along one axis, at
+// any batch but 1 (probed at 3: computed_broadcast_open_dims).
+inline bool computed_taken(std::string_view op, const dims& a, const dims& b, bool open = false) {
   if (a == b) return true;
   if (single(a) || single(b)) return !single_element_broadcast(op, a, b).has_value();
+  if (open) return false;
   if ((op != "Mul" && op != "Div") || a.size() != b.size() || a.size() < 3) return false;
   const auto per_channel = [](const dims& big, const dims& small) {
     return (small[0] == 1 || small[0] == big[0]) && small[1] == big[1] &&
@@ -2157,7 +2279,8 @@ struct computed_broadcast_expanded : rc::rule<Name> {
     const auto bs = b.has_shape() ? b.static_shape() : std::nullopt;
     if (!as || !bs) return rc::reject("a shape is not static");
     if (a.dtype() != ir::dtype::f32) return rc::reject("not float32");
-    if (broadcast::computed_taken(Op.view(), *as, *bs)) return rc::reject("OpenCV takes the form");
+    if (broadcast::computed_taken(Op.view(), *as, *bs, m.cfg().at_trial_sizes))
+      return rc::reject("OpenCV takes the form");
     if (fused_into_softmax(g, Op.view(), a, b))
       return rc::reject("a softmax OpenCV fuses into one layer");
     if (Op.view() == "Div" && broadcast::single(*bs))

@@ -454,7 +454,9 @@ inline bool changed_anything(const report& r) {
 }
 
 // The conversion itself, of a model's dims as they are.
-inline result convert_as_is(ir::model source, const options& o, const backend_hooks& hooks) {
+inline result convert_as_is(ir::model source, const options& given, const backend_hooks& hooks) {
+  options o = given;
+  o.at_trial_sizes = ir::at_trial_sizes(source);
   // Each weight is held once, by every pass and by the result: the source's bytes move into
   // shared tensors (a source given by value or moved in is not copied at all).
   source.share_weights();

@@ -145,7 +145,21 @@ RETARGET_COMPILED_DECL model with_sizes(const model& m, const std::vector<open_d
   std::map<std::string, std::int64_t> size_of;
   for (const auto& d : open)
     size_of.emplace(d.key(), base + static_cast<std::int64_t>(size_of.size()));
-  return with_dims_given(m, size_of);
+  model out = with_dims_given(m, size_of);
+  std::string dims;
+  for (const auto& d : open) dims += (dims.empty() ? "" : ", ") + d.describe();
+  if (!open.empty()) out.set_metadata(std::string(trial_sizes_key), dims);
+  return out;
+}
+
+RETARGET_COMPILED_DECL bool at_trial_sizes(const model& m) {
+  return m.metadata(trial_sizes_key).has_value();
+}
+
+RETARGET_COMPILED_DECL bool at_trial_sizes(const model_view& m) {
+  const auto& props = m.proto().metadata_props();
+  return std::any_of(props.begin(), props.end(),
+                     [](const auto& p) { return p.key() == trial_sizes_key; });
 }
 
 RETARGET_COMPILED_DECL model joined_over_sizes(const model& original, const model& at_a,
@@ -325,8 +339,11 @@ RETARGET_COMPILED_DECL model joined_over_sizes(const model& original, const mode
         dim.set_dim_param(named->second);
     }
   }
-  // Intermediate shapes were inferred at a size.
+  // Intermediate shapes were inferred at a size, and the sizes were trials.
   g.clear_value_info();
+  auto& props = *out.proto_without_shared_bytes().mutable_metadata_props();
+  for (int i = props.size() - 1; i >= 0; --i)
+    if (props.Get(i).key() == trial_sizes_key) props.DeleteSubrange(i, 1);
   return out;
 }
 

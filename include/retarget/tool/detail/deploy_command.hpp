@@ -71,9 +71,12 @@ inline std::vector<std::string> move_into(const fs::path& staging, const fs::pat
   return names;
 }
 
+// "  [2/5] export  ...": a stage's line; a step within the stage before it (the cut, within the
+// export) is number 0, and is indented under it.
 inline void stage(std::ostream& out, int number, std::string_view name, const std::string& text,
                   double seconds) {
-  out << "  [" << number << "/5] " << std::left << std::setw(8) << name << text << " ("
+  out << (number > 0 ? "  [" + std::to_string(number) + "/5] " : std::string(8, ' '))
+      << std::left << std::setw(8) << name << text << " ("
       << detail::seconds(seconds) << ")\n"
       << std::flush;
 }
@@ -206,7 +209,7 @@ struct deploy_job {
                                               {"rest", rest_file->filename().string()},
                                               {"pipeline", files.pipeline.filename().string()},
                                               {"boundary", std::move(boundary)}};
-      stage(out, 2, "cut",
+      stage(out, 0, "cut",
             "at " + at + ": " + backend_onnx.filename().string() + " " +
                 std::to_string(parts.head.node_count()) + " nodes on " + cfg.backend + ", " +
                 rest_file->filename().string() + " " + std::to_string(parts.tail.node_count()) +
