@@ -75,9 +75,8 @@ inline std::vector<std::string> move_into(const fs::path& staging, const fs::pat
 // export) is number 0, and is indented under it.
 inline void stage(std::ostream& out, int number, std::string_view name, const std::string& text,
                   double seconds) {
-  out << (number > 0 ? "  [" + std::to_string(number) + "/5] " : std::string(8, ' '))
-      << std::left << std::setw(8) << name << text << " ("
-      << detail::seconds(seconds) << ")\n"
+  out << (number > 0 ? "  [" + std::to_string(number) + "/5] " : std::string(8, ' ')) << std::left
+      << std::setw(8) << name << text << " (" << detail::seconds(seconds) << ")\n"
       << std::flush;
 }
 
