@@ -199,6 +199,84 @@ def tiny_ssdlite():
     return model
 
 
+class TinyFpnBackbone(nn.Module):
+    """TinyDetectorBackbone's two maps through a feature pyramid of `width` channels, as
+    RetinaNet, FCOS and Faster R-CNN take a ResNet's (one width over every level)."""
+
+    def __init__(self, width=16):
+        super().__init__()
+        from torchvision.ops import FeaturePyramidNetwork
+        self.body = TinyDetectorBackbone()
+        self.fpn = FeaturePyramidNetwork([16, 24], width)
+        self.out_channels = width
+
+    def forward(self, x):
+        return self.fpn(self.body(x))
+
+
+# What the tiny detectors share: 64 x 64 images (no resizing), 5 classes, a low score threshold
+# and 50 detections, so that random weights still detect.
+DETECTOR = dict(min_size=64, max_size=64, image_mean=[0.5] * 3, image_std=[0.5] * 3)
+
+
+def tiny_ssd():
+    """torchvision's SSD with its own head (plain 3x3 convolutions, as ssd300_vgg16's)."""
+    from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
+    from torchvision.models.detection.ssd import SSD
+    anchors = DefaultBoxGenerator([[2, 3], [2, 3]], min_ratio=0.2, max_ratio=0.95)
+    model = SSD(TinyDetectorBackbone(), anchors, (64, 64), 5, score_thresh=0.001,
+                nms_thresh=0.45, detections_per_img=50, topk_candidates=50,
+                image_mean=[0.5] * 3, image_std=[0.5] * 3)
+    model.output_names = ["boxes", "scores", "labels"]
+    return model
+
+
+def pyramid_anchors():
+    from torchvision.models.detection.anchor_utils import AnchorGenerator
+    return AnchorGenerator(((16,), (32,)), ((0.5, 1.0, 2.0),) * 2)
+
+
+def tiny_retinanet():
+    """torchvision's RetinaNet (its head's four convolutions per branch, focal-loss bias)."""
+    from torchvision.models.detection.retinanet import RetinaNet
+    model = RetinaNet(TinyFpnBackbone(), 5, anchor_generator=pyramid_anchors(),
+                      score_thresh=0.001, detections_per_img=50, topk_candidates=50, **DETECTOR)
+    # Its head starts with tiny weights at the focal-loss prior, every score near 0.01: near-equal
+    # scores that two engines rank differently. Spread, as a trained one's are.
+    for m in model.head.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            nn.init.zeros_(m.bias)
+    model.output_names = ["boxes", "scores", "labels"]
+    return model
+
+
+def tiny_fcos():
+    """torchvision's FCOS, anchor-free (one point per location, centerness), its head of one
+    GroupNorm convolution per branch (GroupNorm's 32 groups: a pyramid 32 wide)."""
+    from torchvision.models.detection.anchor_utils import AnchorGenerator
+    from torchvision.models.detection.fcos import FCOS, FCOSHead
+    model = FCOS(TinyFpnBackbone(32), 5, head=FCOSHead(32, 1, 5, num_convs=1),
+                 anchor_generator=AnchorGenerator(((8,), (16,)), ((1.0,),) * 2),
+                 score_thresh=0.001, detections_per_img=50, topk_candidates=50, **DETECTOR)
+    model.output_names = ["boxes", "scores", "labels"]
+    return model
+
+
+def tiny_faster_rcnn():
+    """torchvision's Faster R-CNN, two-stage: the region proposals (TopK, NMS) and the box
+    head over RoIAlign of the proposals, a two-layer MLP 32 wide."""
+    from torchvision.models.detection.faster_rcnn import FasterRCNN, FastRCNNPredictor, TwoMLPHead
+    from torchvision.ops import MultiScaleRoIAlign
+    model = FasterRCNN(TinyFpnBackbone(), rpn_anchor_generator=pyramid_anchors(),
+                       box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
+                       box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
+                       rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
+                       box_score_thresh=0.001, box_detections_per_img=50, **DETECTOR)
+    model.output_names = ["boxes", "labels", "scores"]  # its dict's order
+    return model
+
+
 class TinyRaft(nn.Module):
     """torchvision's RAFT in raft_small's layout (bottleneck encoders, instance-normalized
     features, 4 correlation levels of radius 3) at tiny widths, 2 flow updates; the two images
@@ -242,8 +320,12 @@ MODELS = {
     # video: [N, C, T, H, W]
     "r3d_18": (lambda: TinyVideoResNet(V.Conv3DSimple), (1, 3, 8, 32, 32)),
     "r2plus1d_18": (lambda: TinyVideoResNet(V.Conv2Plus1D, stem_mid=6), (1, 3, 8, 32, 32)),
-    # a detector: OpenCV runs its network, ONNX Runtime its post-processing (a partition)
+    # detectors: OpenCV runs their networks, ONNX Runtime their post-processing (a partition)
     "ssdlite": (tiny_ssdlite, (1, 3, 64, 64)),
+    "ssd": (tiny_ssd, (1, 3, 64, 64)),
+    "retinanet": (tiny_retinanet, (1, 3, 64, 64)),
+    "fcos": (tiny_fcos, (1, 3, 64, 64)),
+    "faster_rcnn": (tiny_faster_rcnn, (1, 3, 64, 64)),
     # MBConv, block (window) and grid attention, whose q k^T torch writes as Einsum
     "maxvit": (lambda: M.maxvit.MaxVit(input_size=(64, 64), stem_channels=8, partition_size=4,
                                        block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
@@ -293,9 +375,12 @@ FULL_MODELS = {
 # ONNX Runtime runs: a detector traces its list of images as one image (a Split into one part,
 # which fails at a batch of 3), and RAFT's correlation scale with an open batch becomes a Sqrt
 # of an int64, which ONNX Runtime refuses to load.
-STATIC_ONLY = {"ssdlite", "raft"}
-# Models exported at other opsets: GridSample needs opset 16.
-OPSETS_OF = {"raft": (17,)}
+DETECTORS = {"ssdlite", "ssd", "retinanet", "fcos", "faster_rcnn"}
+STATIC_ONLY = DETECTORS | {"raft"}
+# Models exported at other opsets: GridSample needs opset 16; from opset 16 on, torch 1.13
+# writes RoIAlign without its coordinate_transformation_mode, whose default (half_pixel) is not
+# torchvision's (output_half_pixel for aligned=False): ONNX Runtime then differs from PyTorch.
+OPSETS_OF = {"raft": (17,), "faster_rcnn": (13,)}
 
 def perturb(model, generator):
     """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""
@@ -332,7 +417,7 @@ def export_model(name, make, shape, out):
     opsets = OPSETS_OF.get(name, OPSETS)
     lines = []
     torch.manual_seed(SEED)
-    x = torch.rand(*shape) if name in ("srcnn", "ssdlite") else torch.randn(*shape)
+    x = torch.rand(*shape) if name == "srcnn" or name in DETECTORS else torch.randn(*shape)
     save_tensor(x.numpy(), "input", os.path.join(out, f"{name}_input.pb"))
     if name not in STATIC_ONLY:
         torch.manual_seed(SEED + 3)

@@ -417,8 +417,7 @@ struct constant_of_the_batch
     const int expand = s.model.producer(s.input(0));
     if (expand < 0 || s.model.constant(s.input(1))) return false;
     const auto e = s.model.at(expand);
-    return e.op_type() == "Expand" && s.model.constant(e.input(0)) &&
-           !s.model.constant(e.input(1));
+    return e.op_type() == "Expand" && s.model.constant(e.input(0)) && !s.model.constant(e.input(1));
   }
 };
 

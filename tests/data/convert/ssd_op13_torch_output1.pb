@@ -1,0 +1,1 @@
+2BscoresJÈ!|S>©KS>$S>æ	S>•íR>¢¿R>‘&R>Â÷Q>®¼Q>ë¯Q>3®Q>£¨Q>q¢Q>@šQ>Ò’Q>a‘Q>aQ>™OQ>à:Q>U1Q>´Q>æQ>hQ>Q>wQ>iöP>©ðP>£ðP>êP>ãP>8âP>äÙP>FÙP>“ÔP>ñÑP>dÍP>rÉP>ÇP>ÀP>×®P>@«P>¦P>¡P>›P>Q˜P>ž•P>O“P>J’P>z‡P>v{P>

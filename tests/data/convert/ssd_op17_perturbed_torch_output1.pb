@@ -1,0 +1,1 @@
+2BscoresJÈZ>Z>¿bY>o$Y>{£X>,DX>H$X>QX>hÔW>ÿ~W>ìqW>`2W>%ýV>UûV>¯V>O–V>mV>lV>kV>·\V>ÔYV>åSV>çRV>;QV>äFV>(4V>N)V>P#V>êV>9êU><àU>LÐU>‡´U>±U>§“U>êŽU>}xU>šnU>îTU>ÙGU>28U>Ð5U>KU>çU>{ôT>ïíT>ŸäT>¶âT>–ÖT>¼T>
