@@ -272,8 +272,29 @@ def tiny_faster_rcnn():
                        box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
                        box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
                        rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
-                       box_score_thresh=0.001, box_detections_per_img=50, **DETECTOR)
+                       box_score_thresh=0.001, box_detections_per_img=50,
+                     **dict(DETECTOR, min_size=32, max_size=32))
     model.output_names = ["boxes", "labels", "scores"]  # its dict's order
+    return model
+
+
+def tiny_mask_rcnn():
+    """torchvision's Mask R-CNN: Faster R-CNN's stages, then a mask head over RoIAlign of the
+    detections (two convolutions 16 wide, a transposed convolution, a mask per class), its
+    masks pasted into the image, for 32 x 32 images."""
+    from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+    from torchvision.models.detection.mask_rcnn import MaskRCNN, MaskRCNNHeads, MaskRCNNPredictor
+    from torchvision.ops import MultiScaleRoIAlign
+    model = MaskRCNN(TinyFpnBackbone(), rpn_anchor_generator=pyramid_anchors(),
+                     box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
+                     box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
+                     mask_roi_pool=MultiScaleRoIAlign(["0", "1"], 14, 2),
+                     mask_head=MaskRCNNHeads(16, [16, 16], 1),
+                     mask_predictor=MaskRCNNPredictor(16, 16, 5),
+                     rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
+                     box_score_thresh=0.001, box_detections_per_img=50,
+                     **dict(DETECTOR, min_size=32, max_size=32))
+    model.output_names = ["boxes", "labels", "scores", "masks"]  # its dict's order
     return model
 
 
@@ -326,6 +347,8 @@ MODELS = {
     "retinanet": (tiny_retinanet, (1, 3, 64, 64)),
     "fcos": (tiny_fcos, (1, 3, 64, 64)),
     "faster_rcnn": (tiny_faster_rcnn, (1, 3, 64, 64)),
+    # 32 x 32: its masks are pasted into the image, one per detection
+    "mask_rcnn": (tiny_mask_rcnn, (1, 3, 32, 32)),
     # MBConv, block (window) and grid attention, whose q k^T torch writes as Einsum
     "maxvit": (lambda: M.maxvit.MaxVit(input_size=(64, 64), stem_channels=8, partition_size=4,
                                        block_channels=[16, 32], block_layers=[1, 1], head_dim=8,
@@ -375,12 +398,13 @@ FULL_MODELS = {
 # ONNX Runtime runs: a detector traces its list of images as one image (a Split into one part,
 # which fails at a batch of 3), and RAFT's correlation scale with an open batch becomes a Sqrt
 # of an int64, which ONNX Runtime refuses to load.
-DETECTORS = {"ssdlite", "ssd", "retinanet", "fcos", "faster_rcnn"}
+DETECTORS = {"ssdlite", "ssd", "retinanet", "fcos", "faster_rcnn", "mask_rcnn"}
 STATIC_ONLY = DETECTORS | {"raft"}
-# Models exported at other opsets: GridSample needs opset 16; from opset 16 on, torch 1.13
-# writes RoIAlign without its coordinate_transformation_mode, whose default (half_pixel) is not
-# torchvision's (output_half_pixel for aligned=False): ONNX Runtime then differs from PyTorch.
-OPSETS_OF = {"raft": (17,), "faster_rcnn": (13,)}
+# Models exported at other opsets: GridSample needs opset 16. (From opset 16 on, torch 1.13
+# writes RoIAlign without its coordinate_transformation_mode, whose default, half_pixel, is not
+# torchvision's output_half_pixel: the R-CNNs' op17 files run on ONNX Runtime otherwise than
+# on PyTorch, and the corpus test checks them against ONNX Runtime alone.)
+OPSETS_OF = {"raft": (17,)}
 
 def perturb(model, generator):
     """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""

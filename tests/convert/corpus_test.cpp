@@ -103,8 +103,15 @@ const std::set<std::string> not_yet = [] {
 // detections need NonZero, TopK with a computed k, GatherND and If (a two-stage one's proposals
 // too, before RoIAlign); RAFT's correlation lookups GridSample (and its feature encoder
 // normalizes a batch of two images per instance).
-[[maybe_unused]] const std::set<std::string> partitioned = {"ssdlite", "ssd",         "retinanet",
-                                                            "fcos",    "faster_rcnn", "raft"};
+[[maybe_unused]] const std::set<std::string> partitioned = {
+    "ssdlite", "ssd", "retinanet", "fcos", "faster_rcnn", "mask_rcnn", "raft"};
+
+// Variants whose original ONNX Runtime runs otherwise than PyTorch, because of how torch 1.13
+// exports them (the converter is held to ONNX Runtime on the original, as for every model):
+// from opset 16 on it writes RoIAlign without its coordinate_transformation_mode, whose default
+// (half_pixel) is not torchvision's (output_half_pixel). The test checks they still differ.
+const std::set<std::string> exported_unlike_torch = {
+    "faster_rcnn_op17", "faster_rcnn_op17_perturbed", "mask_rcnn_op17", "mask_rcnn_op17_perturbed"};
 
 // Architectures whose variants with a dynamic batch OpenCV 4.6 does not run yet, and why: the
 // check names nodes of each (so the list cannot go stale either).
@@ -131,9 +138,10 @@ double largest_error(const std::map<std::string, rx::tensor>& got,
   return largest;
 }
 
-// Detections (boxes [N, 4], scores [N] and labels [N]) of two runs as sets: each detection of
-// the reference matched to one of `got` with the same label, its box and score closest; the
-// largest difference of a matched pair over the largest box coordinate. Infinite when the
+// Detections (boxes [N, 4], scores [N] and labels [N], and masks [N, 1, H, W] where given) of
+// two runs as sets: each detection of the reference matched to one of `got` with the same label,
+// its box and score closest; the largest difference of a matched pair (its boxes over the
+// largest box coordinate, its scores and masks as they are, within [0, 1]). Infinite when the
 // counts differ or a label finds no partner. Random weights make near-equal scores, which an
 // engine may order either way.
 double detection_set_error(const std::map<std::string, rx::tensor>& got,
@@ -146,11 +154,13 @@ double detection_set_error(const std::map<std::string, rx::tensor>& got,
              labels = values(got, "labels");
   const auto ref_boxes = values(reference, "boxes"), ref_scores = values(reference, "scores"),
              ref_labels = values(reference, "labels");
+  const auto masks = values(got, "masks"), ref_masks = values(reference, "masks");
   const auto n = ref_labels.size();
   constexpr double infinite = std::numeric_limits<double>::infinity();
   if (labels.size() != n || boxes.size() != 4 * n || scores.size() != n ||
-      ref_boxes.size() != 4 * n)
+      ref_boxes.size() != 4 * n || masks.size() != ref_masks.size())
     return infinite;
+  const auto mask = n == 0 ? std::size_t{0} : ref_masks.size() / n;  // elements per detection
   double largest = 1e-30;
   for (const double v : ref_boxes) largest = std::max(largest, std::abs(v));
   std::vector<bool> taken(n, false);
@@ -163,6 +173,8 @@ double detection_set_error(const std::map<std::string, rx::tensor>& got,
       double d = std::abs(scores[j] - ref_scores[i]);
       for (std::size_t k = 0; k < 4; ++k)
         d = std::max(d, std::abs(boxes[4 * j + k] - ref_boxes[4 * i + k]) / largest);
+      for (std::size_t k = 0; k < mask; ++k)
+        d = std::max(d, std::abs(masks[mask * j + k] - ref_masks[mask * i + k]));
       if (d < best) best = d, partner = j;
     }
     if (partner == n) return infinite;
@@ -291,8 +303,12 @@ TEST_P(Corpus, ConvertedForOpencvRunsAndMatchesOnnxRuntime) {
     }
     // Detections as sets (random weights make near-equal scores, ordered either way).
     if (reference.contains("labels")) {
-      EXPECT_LE(detection_set_error(reference, torch_outputs), 1e-4)
-          << "ONNX Runtime vs PyTorch, detections as sets, on " << input_file.filename();
+      const double e = detection_set_error(reference, torch_outputs);
+      if (exported_unlike_torch.contains(c.architecture + "_" + c.variant))
+        EXPECT_GT(e, 1e-4) << "ONNX Runtime now agrees with PyTorch: take it off the list";
+      else
+        EXPECT_LE(e, 1e-4) << "ONNX Runtime vs PyTorch, detections as sets, on "
+                           << input_file.filename();
       continue;
     }
     for (const auto& [name, torch_output] : torch_outputs)
@@ -508,7 +524,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Corpus, ::testing::ValuesIn(cases()), [](const 
 
 TEST(Corpus, HasEveryArchitecture) {
   if (corpus != default_corpus) GTEST_SKIP() << "another corpus: " << corpus;
-  EXPECT_EQ(cases().size(), 86u);
+  EXPECT_EQ(cases().size(), 92u);
 }
 
 // Every architecture has a variant whose numbers are checked (not listed as structure-only;

@@ -1,0 +1,1 @@
+2BscoresJÈ3‹c>újc>„Sc>Ñ4c>t+c>©c>õc>c>æëb>Qâb>ÏÜb>MÌb>!Ìb>f½b>ðµb>ò²b>”­b>!¬b>ˆŸb>ÿ’b>³b>]b>átb>Uib>_b> ]b>DVb>_Mb>±$b>b>µáa>AÎa>=¼a>×’a>ËVa>‚ö`>Ý`>ÖòV>°èV>s¸V>c²V>¤‡V>~V>§zV>vfV>¶]V>M]V>XRV>GGV><V>
