@@ -19,10 +19,9 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
   manifest.txt                    per file: size, node count, Identity count, op types
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
-shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, maxvit_t, ssdlite320_mobilenet_v3_large, the
-same detector without its post-processing as ssdlite_head, and the video classifiers r3d_18 and
-r2plus1d_18), random
-init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
+shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, maxvit_t, ssdlite320_mobilenet_v3_large as
+ssdlite320, the same detector without its post-processing as ssdlite_head, and the video
+classifiers r3d_18 and r2plus1d_18), random init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
 into DIR (manifest.txt there lists the models of that run). That takes minutes and writes
 about 2.6 GB; it is not part of the committed corpus.
 
@@ -373,7 +372,9 @@ class DetectorHead(nn.Module):
 
 
 def ssdlite():
-    return M.detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)
+    model = M.detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)
+    model.output_names = ["boxes", "scores", "labels"]  # what the corpus test compares as sets
+    return model
 
 
 FULL_MODELS = {
@@ -385,7 +386,7 @@ FULL_MODELS = {
     "vit": (lambda: M.vit_b_16(), (1, 3, 224, 224)),
     "swin_t": (lambda: M.swin_t(), (1, 3, 224, 224)),
     "maxvit": (lambda: M.maxvit_t(), (1, 3, 224, 224)),
-    "ssdlite": (ssdlite, (1, 3, 320, 320)),
+    "ssdlite320": (ssdlite, (1, 3, 320, 320)),
     "ssdlite_head": (lambda: DetectorHead(ssdlite()), (1, 3, 320, 320)),
     "r3d_18": (lambda: M.video.r3d_18(), (1, 3, 16, 112, 112)),
     "r2plus1d_18": (lambda: M.video.r2plus1d_18(), (1, 3, 16, 112, 112)),
@@ -398,7 +399,7 @@ FULL_MODELS = {
 # ONNX Runtime runs: a detector traces its list of images as one image (a Split into one part,
 # which fails at a batch of 3), and RAFT's correlation scale with an open batch becomes a Sqrt
 # of an int64, which ONNX Runtime refuses to load.
-DETECTORS = {"ssdlite", "ssd", "retinanet", "fcos", "faster_rcnn", "mask_rcnn"}
+DETECTORS = {"ssdlite", "ssdlite320", "ssd", "retinanet", "fcos", "faster_rcnn", "mask_rcnn"}
 STATIC_ONLY = DETECTORS | {"raft"}
 # Models exported at other opsets: GridSample needs opset 16. (From opset 16 on, torch 1.13
 # writes RoIAlign without its coordinate_transformation_mode, whose default, half_pixel, is not
