@@ -20,8 +20,8 @@ M of MODELS (tiny widths, the same graph patterns as the full torchvision archit
 
 With --full DIR, exports the full-size torchvision models instead (resnet18, mobilenet_v2,
 shufflenet_v2_x0_5, convnext_tiny, vit_b_16, swin_t, maxvit_t, ssdlite320_mobilenet_v3_large as
-ssdlite320, the same detector without its post-processing as ssdlite_head, and the video
-classifiers r3d_18 and r2plus1d_18), random init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
+ssdlite320, the same detector without its post-processing as ssdlite_head, the video
+classifiers r3d_18 and r2plus1d_18, and raft_small), random init (nothing is downloaded), at both opsets and in both variants, with the same file naming,
 into DIR (manifest.txt there lists the models of that run). That takes minutes and writes
 about 2.6 GB; it is not part of the committed corpus.
 
@@ -358,6 +358,18 @@ MODELS = {
     "raft": (TinyRaft, (1, 6, 128, 128)),
 }
 
+class PairOfImages(nn.Module):
+    """A RAFT taking its two images as one input of 6 channels (the corpus's models take one),
+    its last flow estimate the output."""
+
+    def __init__(self, raft, num_flow_updates=12):
+        super().__init__()
+        self.raft, self.num_flow_updates = raft, num_flow_updates
+
+    def forward(self, x):
+        return self.raft(x[:, :3], x[:, 3:], num_flow_updates=self.num_flow_updates)[-1]
+
+
 class DetectorHead(nn.Module):
     """A detector without its post-processing (anchor decoding, score threshold, NMS): the
     backbone's feature maps through the head, as bbox_regression and cls_logits."""
@@ -390,6 +402,8 @@ FULL_MODELS = {
     "ssdlite_head": (lambda: DetectorHead(ssdlite()), (1, 3, 320, 320)),
     "r3d_18": (lambda: M.video.r3d_18(), (1, 3, 16, 112, 112)),
     "r2plus1d_18": (lambda: M.video.r2plus1d_18(), (1, 3, 16, 112, 112)),
+    # optical flow, two 224 x 224 images as one input of 6 channels, 12 flow updates
+    "raft_small": (lambda: PairOfImages(M.optical_flow.raft_small()), (1, 6, 224, 224)),
 }
 
 
@@ -400,12 +414,12 @@ FULL_MODELS = {
 # which fails at a batch of 3), and RAFT's correlation scale with an open batch becomes a Sqrt
 # of an int64, which ONNX Runtime refuses to load.
 DETECTORS = {"ssdlite", "ssdlite320", "ssd", "retinanet", "fcos", "faster_rcnn", "mask_rcnn"}
-STATIC_ONLY = DETECTORS | {"raft"}
+STATIC_ONLY = DETECTORS | {"raft", "raft_small"}
 # Models exported at other opsets: GridSample needs opset 16. (From opset 16 on, torch 1.13
 # writes RoIAlign without its coordinate_transformation_mode, whose default, half_pixel, is not
 # torchvision's output_half_pixel: the R-CNNs' op17 files run on ONNX Runtime otherwise than
 # on PyTorch, and the corpus test checks them against ONNX Runtime alone.)
-OPSETS_OF = {"raft": (17,)}
+OPSETS_OF = {"raft": (17,), "raft_small": (17,)}
 
 def perturb(model, generator):
     """Adds noise (standard deviation 0.02) to every floating-point parameter and buffer."""
