@@ -262,17 +262,25 @@ def tiny_fcos():
     return model
 
 
-def tiny_faster_rcnn():
-    """torchvision's Faster R-CNN, two-stage: the region proposals (TopK, NMS) and the box
-    head over RoIAlign of the proposals, a two-layer MLP 32 wide."""
-    from torchvision.models.detection.faster_rcnn import FasterRCNN, FastRCNNPredictor, TwoMLPHead
+def r_cnn(kind, size, heads=dict):
+    """torchvision's two-stage detector `kind` (FasterRCNN, MaskRCNN) over the small pyramid:
+    the region proposals (TopK, NMS), then the box head over RoIAlign of the proposals, a
+    two-layer MLP 32 wide, and the heads the kind adds (`heads()`, made after the box head, as
+    torchvision's arguments are); for `size` x `size` images."""
+    from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
     from torchvision.ops import MultiScaleRoIAlign
-    model = FasterRCNN(TinyFpnBackbone(), rpn_anchor_generator=pyramid_anchors(),
-                       box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
-                       box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
-                       rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
-                       box_score_thresh=0.001, box_detections_per_img=50,
-                     **dict(DETECTOR, min_size=32, max_size=32))
+    return kind(TinyFpnBackbone(), rpn_anchor_generator=pyramid_anchors(),
+                box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
+                box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
+                **heads(), rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
+                box_score_thresh=0.001, box_detections_per_img=50,
+                **dict(DETECTOR, min_size=size, max_size=size))
+
+
+def tiny_faster_rcnn():
+    """torchvision's Faster R-CNN, for 64 x 64 images."""
+    from torchvision.models.detection.faster_rcnn import FasterRCNN
+    model = r_cnn(FasterRCNN, 64)
     model.output_names = ["boxes", "labels", "scores"]  # its dict's order
     return model
 
@@ -280,45 +288,46 @@ def tiny_faster_rcnn():
 def tiny_mask_rcnn():
     """torchvision's Mask R-CNN: Faster R-CNN's stages, then a mask head over RoIAlign of the
     detections (two convolutions 16 wide, a transposed convolution, a mask per class), its
-    masks pasted into the image, for 32 x 32 images."""
-    from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+    masks pasted into the image, for 32 x 32 images (a mask per detection, as large)."""
     from torchvision.models.detection.mask_rcnn import MaskRCNN, MaskRCNNHeads, MaskRCNNPredictor
     from torchvision.ops import MultiScaleRoIAlign
-    model = MaskRCNN(TinyFpnBackbone(), rpn_anchor_generator=pyramid_anchors(),
-                     box_roi_pool=MultiScaleRoIAlign(["0", "1"], 7, 2),
-                     box_head=TwoMLPHead(16 * 7 * 7, 32), box_predictor=FastRCNNPredictor(32, 5),
-                     mask_roi_pool=MultiScaleRoIAlign(["0", "1"], 14, 2),
-                     mask_head=MaskRCNNHeads(16, [16, 16], 1),
-                     mask_predictor=MaskRCNNPredictor(16, 16, 5),
-                     rpn_pre_nms_top_n_test=100, rpn_post_nms_top_n_test=50,
-                     box_score_thresh=0.001, box_detections_per_img=50,
-                     **dict(DETECTOR, min_size=32, max_size=32))
+
+    def heads():
+        return dict(mask_roi_pool=MultiScaleRoIAlign(["0", "1"], 14, 2),
+                    mask_head=MaskRCNNHeads(16, [16, 16], 1),
+                    mask_predictor=MaskRCNNPredictor(16, 16, 5))
+    model = r_cnn(MaskRCNN, 32, heads)
     model.output_names = ["boxes", "labels", "scores", "masks"]  # its dict's order
     return model
 
 
-class TinyRaft(nn.Module):
-    """torchvision's RAFT in raft_small's layout (bottleneck encoders, instance-normalized
-    features, 4 correlation levels of radius 3) at tiny widths, 2 flow updates; the two images
-    come as one input of 6 channels (the corpus's models take one), split in the forward. Its
-    correlation lookups are GridSample, which OpenCV 4.6 has no layer for: a partition."""
+class PairOfImages(nn.Module):
+    """A RAFT taking its two images as one input of 6 channels (the corpus's models take one),
+    its last flow estimate the output."""
 
-    def __init__(self):
+    def __init__(self, raft, num_flow_updates=12):
         super().__init__()
-        from torchvision.models.optical_flow.raft import _raft, BottleneckBlock
-        self.raft = _raft(
-            weights=None, progress=False,
-            feature_encoder_layers=(8, 8, 16, 16, 16), feature_encoder_block=BottleneckBlock,
-            feature_encoder_norm_layer=nn.InstanceNorm2d,
-            context_encoder_layers=(8, 8, 16, 16, 24), context_encoder_block=BottleneckBlock,
-            context_encoder_norm_layer=None, corr_block_num_levels=4, corr_block_radius=3,
-            motion_encoder_corr_layers=(16,), motion_encoder_flow_layers=(16, 8),
-            motion_encoder_out_channels=10, recurrent_block_hidden_state_size=8,
-            recurrent_block_kernel_size=(3,), recurrent_block_padding=(1,),
-            flow_head_hidden_size=16, use_mask_predictor=False)
+        self.raft, self.num_flow_updates = raft, num_flow_updates
 
     def forward(self, x):
-        return self.raft(x[:, :3], x[:, 3:], num_flow_updates=2)[-1]
+        return self.raft(x[:, :3], x[:, 3:], num_flow_updates=self.num_flow_updates)[-1]
+
+
+def tiny_raft():
+    """torchvision's RAFT in raft_small's layout (bottleneck encoders, instance-normalized
+    features, 4 correlation levels of radius 3) at tiny widths, 2 flow updates. Its correlation
+    lookups are GridSample, which OpenCV 4.6 has no layer for: a partition."""
+    from torchvision.models.optical_flow.raft import _raft, BottleneckBlock
+    return PairOfImages(_raft(
+        weights=None, progress=False,
+        feature_encoder_layers=(8, 8, 16, 16, 16), feature_encoder_block=BottleneckBlock,
+        feature_encoder_norm_layer=nn.InstanceNorm2d,
+        context_encoder_layers=(8, 8, 16, 16, 24), context_encoder_block=BottleneckBlock,
+        context_encoder_norm_layer=None, corr_block_num_levels=4, corr_block_radius=3,
+        motion_encoder_corr_layers=(16,), motion_encoder_flow_layers=(16, 8),
+        motion_encoder_out_channels=10, recurrent_block_hidden_state_size=8,
+        recurrent_block_kernel_size=(3,), recurrent_block_padding=(1,),
+        flow_head_hidden_size=16, use_mask_predictor=False), num_flow_updates=2)
 
 
 # name: (constructor, input shape)
@@ -355,20 +364,8 @@ MODELS = {
                (1, 3, 64, 64)),
     # optical flow, two 128 x 128 images as one input (at 64 x 64 the last correlation level
     # is 1 x 1 and GridSample divides by 0)
-    "raft": (TinyRaft, (1, 6, 128, 128)),
+    "raft": (tiny_raft, (1, 6, 128, 128)),
 }
-
-class PairOfImages(nn.Module):
-    """A RAFT taking its two images as one input of 6 channels (the corpus's models take one),
-    its last flow estimate the output."""
-
-    def __init__(self, raft, num_flow_updates=12):
-        super().__init__()
-        self.raft, self.num_flow_updates = raft, num_flow_updates
-
-    def forward(self, x):
-        return self.raft(x[:, :3], x[:, 3:], num_flow_updates=self.num_flow_updates)[-1]
-
 
 class DetectorHead(nn.Module):
     """A detector without its post-processing (anchor decoding, score threshold, NMS): the

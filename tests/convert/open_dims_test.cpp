@@ -102,6 +102,24 @@ TEST(OpenDims, AreListedByInputAndAxisAndTiedByName) {
   EXPECT_EQ(in[1].type().tensor_type().shape().dim(0).dim_value(), 2);
 }
 
+// A model given trial sizes says so (an engine meets those dims open); one given a size by
+// the user, or joined back, does not.
+TEST_F(open_dims, TrialSizesAreMarkedAndTheJoinedModelIsNot) {
+  const auto m = batch_view();
+  const auto open = rx::open_dims(m);
+  EXPECT_FALSE(rx::at_trial_sizes(m));
+  const auto a = rx::with_sizes(m, open, rx::trial_sizes[0]);
+  const auto b = rx::with_sizes(m, open, rx::trial_sizes[1]);
+  EXPECT_TRUE(rx::at_trial_sizes(a));
+  EXPECT_TRUE(rx::at_trial_sizes(rx::model_view(a)));
+  EXPECT_EQ(a.metadata(rx::trial_sizes_key), "'x' dim 0 (n)");
+  EXPECT_FALSE(rx::at_trial_sizes(rx::with_dims_given(m, {{"n", 2}})));
+  EXPECT_FALSE(rx::at_trial_sizes(rx::joined_over_sizes(m, a, b)));
+  // Converted, the rules are told; the result is joined, and unmarked.
+  const auto [converted, report] = rc::convert<bk::opencv_dnn>(m);
+  EXPECT_FALSE(rx::at_trial_sizes(converted));
+}
+
 TEST_F(open_dims, TheBatchsShapeArithmeticFoldsToATargetForAnySize) {
   const auto original = batch_view();
   const auto [converted, report] = rc::convert<bk::opencv_dnn>(original);

@@ -26,7 +26,6 @@
 #include <retarget/core/fixed_string.hpp>
 #include <retarget/ir/domain.hpp>
 #include <retarget/ir/model.hpp>
-#include <retarget/ir/open_dims.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -261,23 +260,17 @@ struct quirk_list {
 template <class Q>
 std::vector<int> quirk_sites(const ir::model& model) {
   std::vector<int> out;
-  const auto sites_in = [&out](const ir::model& at) {
+  // Open dims (a dynamic batch) are met at sizes, as refused_nodes meets them.
+  as_the_engine_meets_it(model, [&out](const ir::model& at) {
     const refusal_context m(at);
     const auto facts = detail::prepare_facts<Q>(m);
     for (int i = 0; i < m.node_count(); ++i)
       if ((m.at(i).in_default_domain() || requires { Q::any_domain; }) &&
-          detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts) &&
-          std::find(out.begin(), out.end(), i) == out.end())
+          detail::quirk_found<Q>(quirk_site{m, m.at(i), i}, facts))
         out.push_back(i);
-  };
-  // Open dims (a dynamic batch) are met at a size, as refused_nodes meets them.
-  const auto open = ir::open_dims(model);
-  if (open.empty()) {
-    sites_in(model);
-  } else {
-    for (const auto size : ir::checked_sizes) sites_in(ir::with_sizes(model, open, size));
-    std::sort(out.begin(), out.end());
-  }
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

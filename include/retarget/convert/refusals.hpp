@@ -96,6 +96,21 @@ using has_refusals = std::bool_constant < has_quirks<B>::value || !requires {
 > ;
 }  // namespace detail
 
+// Calls f with m as an engine meets it: as it is, or, when its inputs leave dims open (a
+// dynamic batch), at each of ir::checked_sizes, since the engine meets them at a size (one copy
+// whose weights the sized models share). The node indices are m's in each.
+template <class F>
+void as_the_engine_meets_it(const ir::model& m, F&& f) {
+  const auto open = ir::open_dims(m);
+  if (open.empty()) {
+    f(m);
+    return;
+  }
+  ir::model shared = m;
+  shared.share_weights();
+  for (const auto size : ir::checked_sizes) f(ir::with_sizes(shared, open, size));
+}
+
 // Whether some backend of B's chain declares what its engine refuses.
 template <Backend B>
 inline constexpr bool knows_refusals =
@@ -121,25 +136,17 @@ std::optional<std::vector<refusal>> refused_nodes(const ir::model& m) {
       else
         table::check(context, out);
     };
+    // What any size refuses is listed once.
     std::vector<refusal> out;
-    const auto open = ir::open_dims(m);
-    if (open.empty()) {
-      check(m, out);
-      return out;
-    }
-    // An engine meets open dims (a dynamic batch) at a size: the model is checked at a few,
-    // and what any refuses is listed once. One copy whose weights the sized models share.
-    ir::model shared = m;
-    shared.share_weights();
-    for (const auto size : ir::checked_sizes) {
+    as_the_engine_meets_it(m, [&](const ir::model& at) {
       std::vector<refusal> at_size;
-      check(ir::with_sizes(shared, open, size), at_size);
+      check(at, at_size);
       for (auto& r : at_size)
         if (std::none_of(out.begin(), out.end(), [&](const refusal& o) {
               return o.index == r.index && o.node == r.node && o.why == r.why;
             }))
           out.push_back(std::move(r));
-    }
+    });
     return out;
   }
 }
